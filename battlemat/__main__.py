@@ -1,0 +1,5 @@
+import sys
+
+from battlemat.cli import main
+
+sys.exit(main())

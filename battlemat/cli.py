@@ -1,0 +1,141 @@
+"""The one `battlemat` command with its subcommands (DESIGN: commands).
+
+Errors people can fix (bad files, unknown skills, illegal intents) print one clear message and
+exit 2; nothing here prints a traceback for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from battlemat.core.errors import BattlematError, IllegalIntent
+
+EXIT_BAD_INPUT = 2
+DEFAULT_ENCOUNTER = Path(__file__).resolve().parent.parent / "maps" / "art_gallery.toml"
+
+
+def _fail(message: str) -> int:
+    print(f"battlemat: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+# -- resolve ---------------------------------------------------------------------------------------
+def cmd_resolve(args: argparse.Namespace) -> int:
+    from battlemat.core.match import Match
+    from battlemat.io.encounter import load_encounter
+    from battlemat.log import format_event, format_state
+
+    enc = load_encounter(args.encounter)
+    match = Match(enc, seed=args.seed, dice=args.dice)
+    out = sys.stdout
+    if not args.json:
+        print(f"# {enc.title}  (seed {match.seed}, dice {match.dice.name})", file=out)
+    for index, intents in enumerate(enc.turns):
+        if match.outcome().over:
+            break
+        try:
+            events = match.play(intents)
+        except IllegalIntent as exc:
+            place = next((i for i, it in enumerate(intents) if it.who == exc.who), 0)
+            field = f".{exc.field}" if exc.field else ""
+            return _fail(
+                f"{args.encounter}: turn[{index}].intent[{place}]{field}: {exc}. "
+                "Fix: change or remove that intent (a defeated or fled character cannot act)."
+            )
+        for ev in events:
+            if args.json:
+                print(json.dumps(ev.to_dict(), sort_keys=False), file=out)
+            else:
+                line = format_event(ev)
+                if line is not None:
+                    print(line, file=out)
+    result = match.outcome()
+    if args.json:
+        print(json.dumps({"final": match.state.to_dict()}), file=out)
+    else:
+        print("\n== final ==", file=out)
+        print(format_state(enc, match.state), file=out)
+        if result.over:
+            print(result.reason, file=out)
+    return 0
+
+
+# -- rules -----------------------------------------------------------------------------------------
+def cmd_rules(args: argparse.Namespace) -> int:
+    from battlemat.io.rules_file import load_rules
+    from battlemat.log import format_rule, format_rules_table
+
+    rules = load_rules()
+    if args.encounter:
+        from battlemat.io.encounter import load_encounter
+
+        rules = load_encounter(args.encounter).rules
+    if args.id:
+        rid = args.id.upper()
+        if rid not in rules.entries:
+            return _fail(f"no rule {args.id!r}; `battlemat rules` lists every ID")
+        print(format_rule(rules, rid))
+    else:
+        print(format_rules_table(rules))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from battlemat.ui.app import run  # type: ignore[import-not-found]
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("battlemat.ui.app", "pygame", "pygame_gui"):
+            raise
+        # Until the window lands (issue 5), `play` resolves the encounter headless and prints its log.
+        ns = argparse.Namespace(encounter=args.encounter or str(DEFAULT_ENCOUNTER), json=False, seed=None, dice=None)
+        return cmd_resolve(ns)
+    return int(run(args))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="battlemat", description="Tactical simulator for a diceless skill-based RPG.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("resolve", help="run an encounter's scripted turns headless and print the event log")
+    r.add_argument("encounter", help="encounter .toml file")
+    r.add_argument("--json", action="store_true", help="one JSON object per event, then the final state")
+    r.add_argument("--seed", type=int, default=None, help="override the encounter's seed")
+    r.add_argument("--dice", default=None, help="override the encounter's dice engine")
+    r.set_defaults(func=cmd_resolve)
+
+    ru = sub.add_parser("rules", help="print the rules table, or one rule with its tag and current value")
+    ru.add_argument("id", nargs="?", help="a rule ID such as M1")
+    ru.add_argument("--encounter", help="show values with this encounter's [rules] overrides")
+    ru.set_defaults(func=cmd_rules)
+
+    pl = sub.add_parser("play", help="open the window on an encounter (default: the art gallery)")
+    pl.add_argument("encounter", nargs="?", default=None)
+    pl.set_defaults(func=cmd_play)
+
+    if importlib.util.find_spec("battlemat.sim.calibrate") is not None:
+        from battlemat.sim import calibrate
+
+        c = sub.add_parser("calibrate", help="win probability and mean losses per rating difference, per dice engine")
+        calibrate.add_arguments(c)
+        c.set_defaults(func=calibrate.run)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except BattlematError as exc:
+        return _fail(str(exc))
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Characters as declared by an encounter: ratings never change during a match (rules S1-S5)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from battlemat.types import XY, CharId, SideName
+
+RATING_NAMES = {
+    0: "None",
+    1: "Fumbling",
+    2: "Clumsy",
+    3: "Rough",
+    4: "Polished",
+    5: "Notable",
+    6: "Superior",
+    7: "Heroic",
+    8: "Legendary",
+}  # rule S2
+
+
+@dataclass(frozen=True)
+class Equipment:
+    """A notable item boosting one skill pair while in use (rule S5)."""
+
+    name: str
+    skill: str  # pair
+    bonus: int
+
+
+def _frozen(m: Mapping[str, int] | None) -> Mapping[str, int]:
+    return MappingProxyType(dict(m or {}))
+
+
+@dataclass(frozen=True)
+class Character:
+    id: CharId
+    name: str
+    side: SideName
+    skills: Mapping[str, int] = field(default_factory=lambda: _frozen(None))  # pair -> base 0..8
+    talents: Mapping[str, int] = field(default_factory=lambda: _frozen(None))  # pair -> 0..base
+    equipment: tuple[Equipment, ...] = ()
+    kind: str = ""
+    fragile: bool = False  # L4
+    deadly: bool = False  # L4
+    observe_tn: Mapping[str, int] = field(default_factory=lambda: _frozen(None))  # half -> TN (O1)
+    at: XY | None = None
+    ai: str = ""
+
+    def base(self, pair: str) -> int:
+        return self.skills.get(pair, 0)
+
+    def talent(self, pair: str) -> int:
+        return self.talents.get(pair, 0)
+
+    def equipment_bonus(self, pair: str) -> tuple[int, str]:
+        """The best item in use for `pair` and its name (one item at a time: S5 [house])."""
+        best = max((e for e in self.equipment if e.skill == pair), key=lambda e: e.bonus, default=None)
+        return (best.bonus, best.name) if best else (0, "")
+
+    def defeat_threshold(self) -> int:
+        """Rule L3: major losses at which the character is defeated."""
+        return 2 + self.talent("Wrestle/Disarm")

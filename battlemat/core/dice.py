@@ -1,0 +1,154 @@
+"""Resolution engines behind one interface (rules D1, D2, D3).
+
+Every engine answers two questions with an injected `random.Random` (never the global one):
+an uncontested check against a target number (C1) and a contest between two ratings (C2).
+The answer is a `Roll` whose `margin` is in battlemat's currency: losses for the loser.
+
+Engines are registered by name in `ENGINES`; `engine(name)` returns one. Alternative
+engines from the other rules texts (D3) register themselves in `battlemat.core.engines`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from battlemat.core.rating import Rating
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The outcome of a check or a contest.
+
+    winner: "attack" (the acting side reached its goal), "defense" (the opposing side or the
+    target number held), or "tie" (nobody gains; C3's "equal" case).
+    margin: losses the loser suffers (>= 0), or the excess of a successful check (C1).
+    """
+
+    winner: str
+    margin: int
+    attack_total: int
+    defense_total: int
+    detail: str = ""  # dice faces and engine-specific words, for the log
+    rule: str = "D1"
+
+    @property
+    def success(self) -> bool:
+        return self.winner == "attack"
+
+
+class DiceEngine(Protocol):
+    name: str
+
+    def check(self, rating: Rating, target: int, rng: random.Random) -> Roll:
+        """Uncontested use against a target number (C1)."""
+        ...
+
+    def contest(self, attack: Rating, defense: Rating, rng: random.Random) -> Roll:
+        """Contested use (C2); `margin` is the losses the lower side suffers."""
+        ...
+
+
+class Diceless:
+    """Rule D1: compare numbers. Higher wins by the difference; equal is a tie."""
+
+    name = "none"
+
+    def check(self, rating: Rating, target: int, rng: random.Random) -> Roll:
+        ok = rating.value >= target
+        return Roll(
+            "attack" if ok else "defense",
+            rating.value - target if ok else target - rating.value,
+            rating.value,
+            target,
+            rule="C1",
+        )
+
+    def contest(self, attack: Rating, defense: Rating, rng: random.Random) -> Roll:
+        a, d = attack.value, defense.value
+        if a > d:
+            return Roll("attack", a - d, a, d, rule="C2")
+        if d > a:
+            return Roll("defense", d - a, a, d, rule="C2")
+        return Roll("tie", 0, a, d, rule="C2")
+
+
+@dataclass(frozen=True)
+class SumDice:
+    """Rule D2: roll as many dice as the rating; the excess divided by (sides/2 + 1), rounded
+    down, is the true excess. Success when the total is at least the opposing total."""
+
+    sides: int
+
+    @property
+    def name(self) -> str:
+        return f"d{self.sides}"
+
+    @property
+    def divisor(self) -> int:
+        return self.sides // 2 + 1
+
+    def roll(self, count: int, rng: random.Random) -> list[int]:
+        return [rng.randint(1, self.sides) for _ in range(max(0, count))]
+
+    def true_excess(self, excess: int) -> int:
+        """D2: (26 - 14) // 5 = 2 with d8s (the text's '= 3' contradicts its own rounding)."""
+        return max(0, excess) // self.divisor
+
+    def check(self, rating: Rating, target: int, rng: random.Random) -> Roll:
+        mine, theirs = self.roll(rating.value, rng), self.roll(target, rng)
+        a, d = sum(mine), sum(theirs)
+        detail = f"{rating.value}{self.name} {mine}={a} vs {target}{self.name} {theirs}={d}"
+        if a >= d:
+            return Roll("attack", self.true_excess(a - d), a, d, detail, rule="D2")
+        return Roll("defense", self.true_excess(d - a), a, d, detail, rule="D2")
+
+    def contest(self, attack: Rating, defense: Rating, rng: random.Random) -> Roll:
+        mine, theirs = self.roll(attack.value, rng), self.roll(defense.value, rng)
+        a, d = sum(mine), sum(theirs)
+        detail = (
+            f"{attack.value}{self.name} {mine}={a} vs {defense.value}{self.name} {theirs}={d}, "
+            f"excess / {self.divisor}"
+        )
+        if a > d:
+            return Roll("attack", self.true_excess(a - d), a, d, detail, rule="D2")
+        if d > a:
+            return Roll("defense", self.true_excess(d - a), a, d, detail, rule="D2")
+        return Roll("tie", 0, a, d, detail, rule="D2")
+
+
+ENGINES: dict[str, Callable[[], DiceEngine]] = {
+    "none": Diceless,
+    "d6": lambda: SumDice(6),
+    "d8": lambda: SumDice(8),
+    "d10": lambda: SumDice(10),
+}
+
+
+def register(name: str, factory: Callable[[], DiceEngine]) -> None:
+    ENGINES[name] = factory
+
+
+def engine_names() -> list[str]:
+    _load_alternatives()
+    return sorted(ENGINES)
+
+
+def engine(name: str) -> DiceEngine:
+    """The engine called `name`; raises KeyError with the known names otherwise."""
+    _load_alternatives()
+    try:
+        return ENGINES[name]()
+    except KeyError:
+        raise KeyError(f"unknown dice engine {name!r}; known: {', '.join(sorted(ENGINES))}") from None
+
+
+def _load_alternatives() -> None:
+    # D3 engines live in their own module and register on import; absent is fine.
+    try:
+        import battlemat.core.engines  # noqa: F401
+    except ModuleNotFoundError as exc:  # pragma: no cover - only before issue 7 lands
+        if exc.name != "battlemat.core.engines":
+            raise

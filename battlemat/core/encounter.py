@@ -1,0 +1,65 @@
+"""An encounter as a value: who fights, under which rules, and the scripted turns if any."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from battlemat.core.character import Character
+from battlemat.core.intents import Intent
+from battlemat.core.rules import Rules
+from battlemat.core.state import CharacterState, MatchState
+from battlemat.types import CharId
+
+
+@dataclass(frozen=True)
+class Encounter:
+    title: str
+    rules: Rules
+    characters: tuple[Character, ...]
+    seed: int = 0
+    dice: str = "none"
+    map: str | None = None  # path as written in the file, relative to it
+    turns: tuple[tuple[Intent, ...], ...] = ()
+    board: Any = None  # a battlemat.core.board.Board once a map is loaded
+    by_id: Mapping[CharId, Character] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_id", MappingProxyType({c.id: c for c in self.characters}))
+
+    def character(self, cid: CharId) -> Character:
+        return self.by_id[cid]
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for c in self.characters:
+            seen.setdefault(c.side, None)
+        return tuple(seen)
+
+    def initial_state(self) -> MatchState:
+        return MatchState(1, MappingProxyType({c.id: CharacterState(at=c.at) for c in self.characters}))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    over: bool
+    winner: str | None  # the side left standing, if exactly one
+    reason: str
+
+
+def outcome(enc: Encounter, state: MatchState) -> Outcome:
+    """A combat ends when at most one side has characters still in the fight (defeated or fled)."""
+    standing = [s for s in enc.sides if any(state[c.id].active for c in enc.characters if c.side == s)]
+    if len(standing) > 1:
+        return Outcome(False, None, "")
+    if not standing:
+        return Outcome(True, None, "every side is defeated or fled")
+    gone = [s for s in enc.sides if s != standing[0]]
+    fled = all(
+        state[c.id].fled or state[c.id].defeated for c in enc.characters if c.side in gone
+    ) and any(state[c.id].fled for c in enc.characters if c.side in gone)
+    how = "fled or were defeated" if fled else "were defeated"
+    return Outcome(True, standing[0], f"{standing[0]} hold the field: {', '.join(gone)} {how}")

@@ -1,0 +1,146 @@
+"""Effective ratings with their breakdown (rules S2, S3, S5, S6, S7, S8, L5, C5).
+
+A `Rating` is never a bare int: every number that enters a contest carries the parts that
+made it, with the rule behind each, so the log and the UI can explain any outcome.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One situational advantage (+) or disadvantage (-) with its reason (rule S6)."""
+
+    value: int
+    reason: str
+    rule: str = "S6"
+
+    def describe(self) -> str:
+        return f"{self.value:+d} {self.reason} ({self.rule})"
+
+
+SITUATIONAL_LIMIT = 2  # rule S6: the net situational modifier of one skill use is clamped to -2..+2
+
+
+@dataclass(frozen=True)
+class Rating:
+    """An effective rating and how it was reached.
+
+    value = max(0, base + equipment + clamp(situational) + group + talent + matchup - losses),
+    halved (round down) when the character opposes while doing something else (C5).
+    """
+
+    skill: str  # the half being used, e.g. "Press", or "item"
+    base: int = 0
+    equipment: int = 0
+    situational: tuple[Modifier, ...] = ()
+    group: int = 0
+    group_size: int = 1
+    talent: int = 0
+    matchup: int = 0
+    losses: int = 0  # L5 major-loss penalty, a positive number subtracted
+    adjustments: tuple[Modifier, ...] = ()  # unclamped changes from other rules (R6, C7...)
+    halved: bool = False
+    fixed: int | None = None  # an undefended opposition (C5: item use, Technology) is fixed at 0
+    notes: tuple[str, ...] = ()  # rule-tagged words for anything else that shaped this rating
+    rules: tuple[str, ...] = field(default=())
+
+    @property
+    def situational_raw(self) -> int:
+        return sum(m.value for m in self.situational)
+
+    @property
+    def situational_net(self) -> int:
+        raw = self.situational_raw
+        return max(-SITUATIONAL_LIMIT, min(SITUATIONAL_LIMIT, raw))
+
+    @property
+    def full(self) -> int:
+        """The effective rating before any halving, never below 0."""
+        total = (
+            self.base
+            + self.equipment
+            + self.situational_net
+            + self.group
+            + self.talent
+            + self.matchup
+            - self.losses
+            + sum(m.value for m in self.adjustments)
+        )
+        return max(0, total)
+
+    @property
+    def value(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        return self.full // 2 if self.halved else self.full
+
+    def with_(self, **changes: object) -> Rating:
+        from dataclasses import replace
+
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def parts(self) -> list[tuple[str, int, str]]:
+        """(label, value, rule) for every non-zero part, in the order the rules add them."""
+        if self.fixed is not None:
+            return [("undefended", self.fixed, "C5")]
+        out: list[tuple[str, int, str]] = [("base", self.base, "S2")]
+        if self.equipment:
+            out.append(("equipment", self.equipment, "S5"))
+        for m in self.situational:
+            out.append((m.reason, m.value, m.rule))
+        if self.situational_raw != self.situational_net:
+            out.append(("situational clamp", self.situational_net - self.situational_raw, "S6"))
+        if self.group:
+            out.append((f"group of {self.group_size}", self.group, "S7"))
+        if self.talent:
+            out.append(("talent", self.talent, "S3"))
+        if self.matchup:
+            out.append(("matchup", self.matchup, "S8"))
+        if self.losses:
+            out.append(("major losses", -self.losses, "L5"))
+        for m in self.adjustments:
+            out.append((m.reason, m.value, m.rule))
+        return out
+
+    def explain(self) -> str:
+        """'Press 4 = base 2 +1 higher ground (S6) +1 matchup (S8)'."""
+        if self.fixed is not None:
+            return f"{self.skill} {self.value} (undefended, C5)"
+        bits = [f"base {self.base}"]
+        for label, val, rule in self.parts()[1:]:
+            bits.append(f"{val:+d} {label} ({rule})")
+        text = f"{self.skill} {self.value} = " + " ".join(bits)
+        if self.halved:
+            text += f", halved from {self.full} (C5)"
+        for note in self.notes:
+            text += f"; {note}"
+        return text
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "skill": self.skill,
+            "value": self.value,
+            "base": self.base,
+            "equipment": self.equipment,
+            "situational": [{"value": m.value, "reason": m.reason, "rule": m.rule} for m in self.situational],
+            "situational_net": self.situational_net,
+            "group": self.group,
+            "group_size": self.group_size,
+            "talent": self.talent,
+            "matchup": self.matchup,
+            "losses": -self.losses,
+            "adjustments": [{"value": m.value, "reason": m.reason, "rule": m.rule} for m in self.adjustments],
+            "halved": self.halved,
+            "undefended": self.fixed is not None,
+            "notes": list(self.notes),
+        }
+
+
+def talent_bonus(talent: int) -> int:
+    """Rule S3: +1 for a talent of 1-4, +2 for 5-8, 0 without talent."""
+    if talent <= 0:
+        return 0
+    return 1 if talent <= 4 else 2

@@ -1,0 +1,730 @@
+"""The resolver: every intent of a turn, declared secretly, resolved at once in phase order P1..P4.
+
+`resolve_turn(encounter, state, intents, rng, dice)` validates the intents (IllegalIntent says
+why), walks the declared phases (STYLE.md 8) and returns the events and the new state. It keeps
+no globals: the world comes in as arguments and one seeded `random.Random` per match is passed in.
+
+Within one phase step everything is simultaneous: contests read the state at the start of the
+step and their losses land together at its end. Between steps and phases the order is the rules'
+(P3 before P4, Wonder intimidation before Shoot/Throw), so a character defeated by an arrow in P3
+no longer strikes in P4.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from battlemat.core.character import Character
+from battlemat.core.dice import DiceEngine, Roll
+from battlemat.core.encounter import Encounter
+from battlemat.core.errors import IllegalIntent, RulesError
+from battlemat.core.events import Event
+from battlemat.core.intents import Intent
+from battlemat.core.rating import Modifier, Rating, talent_bonus
+from battlemat.core.rules import Half, Rules
+from battlemat.core.state import Advantage, CharacterState, MatchState
+from battlemat.types import CharId
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    events: tuple[Event, ...]
+    state: MatchState
+
+
+def resolve_turn(
+    enc: Encounter,
+    state: MatchState,
+    intents: Sequence[Intent],
+    rng: random.Random,
+    dice: DiceEngine,
+) -> TurnResult:
+    """Resolve one turn. Raises IllegalIntent before anything happens if an intent breaks a rule."""
+    turn = _Turn(enc, state, rng, dice)
+    turn.declare(intents)
+    for phase, run in PHASES:
+        turn.phase = phase
+        turn.emit("phase", f"{phase}: {_PHASE_WORDS[phase]}", (phase,))
+        run(turn)
+    turn.phase = "end"
+    turn.end_of_turn()
+    new_state = state.replace_chars(turn.st, turn=state.turn + 1)
+    turn.emit(
+        "turn_end",
+        f"end of turn {state.turn}",
+        ("L2",),
+        state={cid: s.to_dict() for cid, s in turn.st.items()},
+    )
+    return TurnResult(tuple(turn.events), new_state)
+
+
+def validate_intent(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
+    """Check one intent against the rules; return it with canonical skill spelling.
+
+    The UI and the AI call this before a turn is resolved; the resolver calls it again.
+    """
+    rules = enc.rules
+    who = intent.who
+    if who not in enc.by_id:
+        raise IllegalIntent(who, f"no character with id {who!r} in this encounter", field="who")
+    st = state[who]
+    if st.defeated:
+        raise IllegalIntent(who, "is defeated and cannot act", "L3", "who")
+    if st.fled:
+        raise IllegalIntent(who, "has left the conflict and cannot act", "C5", "who")
+    use = intent.use
+    if use.strip().lower() == "item":
+        use = "item"
+        if intent.item not in rules.item_move:
+            raise IllegalIntent(
+                who, f"item use must be one of {', '.join(rules.item_move)}, not {intent.item!r}", "M1", "item"
+            )
+    else:
+        try:
+            use = rules.half(use).name
+        except RulesError as exc:
+            raise IllegalIntent(who, str(exc), "S1", "use") from None
+    half = rules.halves[use]
+    if intent.target is not None:
+        if intent.target not in enc.by_id:
+            raise IllegalIntent(who, f"target {intent.target!r} is not a character in this encounter", field="target")
+        if intent.target == who:
+            raise IllegalIntent(who, "cannot target itself", field="target")
+        if not state[intent.target].active:
+            raise IllegalIntent(who, f"target {intent.target} is already out of the fight", "L3", "target")
+    needs_target = half.act in ("observe", "hide") and use != "Perception"
+    needs_target |= half.act == "attack" and not half.untargeted
+    if needs_target and intent.target is None:
+        raise IllegalIntent(who, f"{use} needs a target", half.phase, "target")
+    if intent.also:
+        if use != "Melee":
+            raise IllegalIntent(who, "only Melee may strike secondary targets", "C7", "also")
+        talent = enc.by_id[who].talent("Melee/Press")
+        if len(intent.also) > talent:
+            raise IllegalIntent(
+                who, f"Melee talent {talent} allows {talent} secondary target(s), not {len(intent.also)}", "C7", "also"
+            )
+        for extra in intent.also:
+            if extra not in enc.by_id or extra in (who, intent.target) or not state[extra].active:
+                raise IllegalIntent(who, f"secondary target {extra!r} is not a fresh foe in the fight", "C7", "also")
+        if len(set(intent.also)) != len(intent.also):
+            raise IllegalIntent(who, "a secondary target is listed twice", "C7", "also")
+    for m in intent.modifiers:
+        if m.value not in (-2, -1, 1, 2):
+            raise IllegalIntent(who, f"a situational modifier is +-1 or +-2, not {m.value}", "S6", "modifiers")
+    if use == intent.use:
+        return intent
+    return Intent(
+        who, use, intent.target, intent.also, intent.modifiers, intent.to, intent.path, intent.share, intent.item
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+@dataclass
+class _Group:
+    """Characters doing the same thing to one target in one step (rule S7)."""
+
+    use: str
+    target: CharId
+    members: list[CharId]
+    half: Half
+
+    @property
+    def key(self) -> tuple[str, CharId]:
+        return (self.use, self.target)
+
+
+@dataclass
+class _Hit:
+    victim: CharId
+    losses: int
+    sources: tuple[CharId, ...]
+
+
+_PHASE_WORDS = {
+    "P1": "observations",
+    "P2": "movement and communication",
+    "P3": "ranged effects",
+    "P4": "reach effects",
+}
+
+
+@dataclass
+class _Turn:
+    enc: Encounter
+    state: MatchState
+    rng: random.Random
+    dice: DiceEngine
+    phase: str = "declare"
+    events: list[Event] = field(default_factory=list)
+    intents: dict[CharId, Intent] = field(default_factory=dict)
+    st: dict[CharId, CharacterState] = field(default_factory=dict)
+    caused: set[CharId] = field(default_factory=set)
+    suffered: set[CharId] = field(default_factory=set)
+    attacked_by: dict[CharId, set[CharId]] = field(default_factory=dict)
+    blocks: dict[CharId, set[tuple[str, CharId]]] = field(default_factory=dict)
+    shares: list[tuple[CharId, Advantage]] = field(default_factory=list)
+    hidden: list[tuple[CharId, CharId]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rules: Rules = self.enc.rules
+        self.n = self.state.turn
+        self.st = dict(self.state.chars)
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
+        self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))
+
+    def char(self, cid: CharId) -> Character:
+        return self.enc.by_id[cid]
+
+    def name(self, cid: CharId) -> str:
+        return self.enc.by_id[cid].name
+
+    def active(self, cid: CharId) -> bool:
+        return self.st[cid].active
+
+    def half_of(self, cid: CharId) -> Half | None:
+        it = self.intents.get(cid)
+        return self.rules.halves[it.use] if it else None
+
+    def order(self) -> list[CharId]:
+        """Declaration order of the encounter: the deterministic order of every loop."""
+        return [c.id for c in self.enc.characters]
+
+    def enemies(self, a: CharId, b: CharId) -> bool:
+        return self.char(a).side != self.char(b).side
+
+    # -- declaring -------------------------------------------------------------------------------
+    def declare(self, intents: Sequence[Intent]) -> None:
+        self.emit("turn_start", f"turn {self.n}", ("P1", "P2", "P3", "P4"))
+        for raw in intents:
+            intent = validate_intent(self.enc, self.state, raw)
+            if intent.who in self.intents:
+                raise IllegalIntent(intent.who, "declared two intents in one turn; pick one skill use", "P1", "who")
+            self.intents[intent.who] = intent
+        for cid in self.order():
+            it = self.intents.get(cid)
+            if it is None:
+                if self.active(cid):
+                    self.emit("intent", f"{self.name(cid)} is idle", (), who=cid, use=None)
+                continue
+            words = f"{self.name(cid)} uses {it.use}" + (f" on {self.name(it.target)}" if it.target else "")
+            self.emit("intent", words, (self.rules.halves[it.use].phase,), **it.to_dict())
+        self._plan_blocks()
+
+    def _plan_blocks(self) -> None:
+        """C5: Block/Dodge works at full rating against one chosen attacker (a group is one
+        threat [house]) plus one more threat per point of Exit/Escape talent, strongest first."""
+        threats: dict[CharId, list[tuple[int, int, tuple[str, CharId], list[CharId]]]] = {}
+        for g in self.attack_groups(lambda h: True):
+            lead = max(self.attack_rating(m, g.use, g.target, None).value for m in g.members)
+            first = self.order().index(g.members[0])
+            threats.setdefault(g.target, []).append((-lead, first, g.key, g.members))
+        for cid, it in self.intents.items():
+            if self.rules.halves[it.use].defense != "full_vs_chosen":
+                continue
+            mine = sorted(threats.get(cid, []))
+            chosen: set[tuple[str, CharId]] = set()
+            if it.target is not None:
+                chosen |= {key for _, _, key, members in mine if it.target in members}
+                if not self.rules.switch("group_is_one_threat"):
+                    chosen = {key for _, _, key, members in mine if members == [it.target]}
+            elif mine:
+                chosen.add(mine[0][2])  # no attacker named: the strongest threat [house]
+            extra = self.char(cid).talent("Exit/Escape")
+            for _, _, key, _ in mine:
+                if extra <= 0:
+                    break
+                if key not in chosen:
+                    chosen.add(key)
+                    extra -= 1
+            self.blocks[cid] = chosen
+
+    # -- groups and ratings ----------------------------------------------------------------------
+    def attack_groups(self, which: Callable[[Half], bool]) -> list[_Group]:
+        """Attackers with the same skill use on the same target form one group (S7 [house]:
+        'doing the same thing' = same half, same target, same phase step)."""
+        groups: dict[tuple[str, CharId], _Group] = {}
+        for cid in self.order():
+            it = self.intents.get(cid)
+            if it is None or it.target is None or not self.active(cid):
+                continue
+            half = self.rules.halves[it.use]
+            if half.act != "attack" or not which(half):
+                continue
+            key = (it.use, it.target)
+            groups.setdefault(key, _Group(it.use, it.target, [], half)).members.append(cid)
+        return list(groups.values())
+
+    def situational(self, cid: CharId, vs: CharId | None) -> tuple[Modifier, ...]:
+        it = self.intents.get(cid)
+        mods = list(it.modifiers) if it else []
+        if vs is not None:
+            for adv in self.st[cid].advantages:
+                if adv.vs == vs and (adv.turn is None or adv.turn == self.n):
+                    mods.append(Modifier(adv.value, adv.reason, adv.rule))
+        return tuple(mods)
+
+    def rating(
+        self,
+        cid: CharId,
+        use: str,
+        vs: CharId | None,
+        against: str | None,
+        *,
+        halved: bool = False,
+        adjustments: tuple[Modifier, ...] = (),
+    ) -> Rating:
+        """The effective rating of `cid` using `use`, facing `vs` who uses `against`."""
+        char = self.char(cid)
+        if use == "item":
+            return Rating("item", fixed=0, rules=("C5",))
+        pair = self.rules.halves[use].pair
+        equip, item = char.equipment_bonus(pair)
+        talent = 0
+        notes: list[str] = []
+        src = self.rules.talent_source(use)
+        if src is not None and char.talent(src.pair):
+            talent = talent_bonus(char.talent(src.pair))
+            notes.append(f"talent bonus from {src.pair} talent {char.talent(src.pair)} (S3)")
+        if item:
+            notes.append(f"equipment: {item} (S5)")
+        matchup = self.rules.matchup(use, against) if against else 0
+        penalty = self.st[cid].major if self.rules.switch("major_loss_penalty") == "skills" else 0
+        return Rating(
+            use,
+            base=char.base(pair),
+            equipment=equip,
+            situational=self.situational(cid, vs),
+            talent=talent,
+            matchup=matchup,
+            losses=penalty,
+            halved=halved,
+            adjustments=adjustments,
+            notes=tuple(notes),
+        )
+
+    def attack_rating(self, cid: CharId, use: str, target: CharId, against: str | None) -> Rating:
+        adjustments: tuple[Modifier, ...] = ()
+        half = self.rules.halves[use]
+        dodge = self.char(target).talent("Block/Dodge")
+        if half.ranged and use in ("Shoot", "Throw") and dodge:
+            adjustments = (Modifier(-dodge, f"{self.name(target)} dodges missiles", "R6"),)
+        return self.rating(cid, use, target, against, adjustments=adjustments)
+
+    def group_rating(self, g: _Group, against: str | None, extra: tuple[Modifier, ...] = ()) -> tuple[Rating, CharId]:
+        """S7: the group acts once at its best member's rating plus the group bonus; members
+        rated 0 do not count; C6: the target's Exit/Escape talent shrinks the group first."""
+        best: tuple[int, int, Rating, CharId] | None = None
+        for i, m in enumerate(g.members):
+            r = self.attack_rating(m, g.use, g.target, against)
+            if extra:
+                r = r.with_(adjustments=r.adjustments + extra)
+            if best is None or (r.value, -i) > (best[0], -best[1]):
+                best = (r.value, i, r, m)
+        assert best is not None
+        _, _, rating, leader = best
+        counted = sum(1 for m in g.members if self.char(m).base(g.half.pair) > 0)
+        shrink = self.char(g.target).talent("Exit/Escape")
+        size = max(0, counted - shrink)
+        bonus = self.rules.group_bonus(size)
+        if len(g.members) > 1:
+            notes = rating.notes + (
+                f"group: {', '.join(self.name(m) for m in g.members)}; leader {self.name(leader)}",
+            )
+            if shrink:
+                notes += (f"{self.name(g.target)}'s Exit/Escape talent {shrink} shrinks it to {size} (C6)",)
+            rating = rating.with_(group=bonus, group_size=max(size, 1), notes=notes)
+        return rating, leader
+
+    def opposition(self, defender: CharId, g: _Group) -> tuple[Rating, str, str | None]:
+        """C5: what `defender` puts against group `g`: (rating, how, the skill it opposes with)."""
+        it = self.intents.get(defender)
+        attacker = g.members[0]
+        if g.half.opposed_by:  # O5: intimidation is contested by the target's own Wonder
+            r = self.rating(defender, g.half.opposed_by, attacker, g.use)
+            return r, f"contests with {g.half.opposed_by} (O5)", g.half.opposed_by
+        if it is None:
+            return Rating("idle", fixed=0, notes=("no intent: opposes with 0",)), "idle, opposes with 0", None
+        half = self.rules.halves[it.use]
+        if half.defense == "undefended" or (
+            half.defense == "half" and self.rules.switch("other_skill_defense") == "zero" and half.act != "attack"
+        ):
+            why = "using an item" if it.use == "item" else f"using {it.use}"
+            return Rating(it.use, fixed=0), f"undefended while {why} (C5)", None
+        if half.defense == "full_vs_chosen":
+            if g.key in self.blocks.get(defender, set()):
+                return self.rating(defender, it.use, attacker, g.use), f"{it.use} at full rating (C5)", it.use
+            r = self.rating(defender, it.use, attacker, g.use, halved=True)
+            return r, f"{it.use} is turned on another attacker: half (C5)", it.use
+        if half.defense == "full":
+            return self.rating(defender, it.use, attacker, g.use), f"{it.use} at full rating while fleeing (C5)", it.use
+        r = self.rating(defender, it.use, attacker, g.use, halved=True)
+        what = "attacking someone else" if half.act == "attack" else f"busy with {it.use}"
+        return r, f"{what}: half its rating (C5)", it.use
+
+    # -- losses ----------------------------------------------------------------------------------
+    def apply(self, hits: list[_Hit]) -> None:
+        """Land a step's losses together (simultaneity within a step) and check defeat (L1-L4)."""
+        for hit in hits:
+            if hit.losses <= 0 or not self.active(hit.victim):
+                continue
+            victim = self.char(hit.victim)
+            s = self.st[hit.victim]
+            minor, major = s.minor, s.major
+            for _ in range(hit.losses):
+                if minor < 2:
+                    minor += 1
+                else:
+                    major += 1
+            deadly = s.deadly_losses + (hit.losses if any(self.char(x).deadly for x in hit.sources) else 0)
+            s = s.with_(minor=minor, major=major, deadly_losses=deadly)
+            self.st[hit.victim] = s
+            self.suffered.add(hit.victim)
+            self.caused.update(hit.sources)
+            by = ", ".join(self.name(x) for x in hit.sources)
+            self.emit(
+                "losses",
+                f"{victim.name} suffers {hit.losses} loss{'es' if hit.losses != 1 else ''} from {by}: "
+                f"{minor} minor, {major} major (L1)",
+                ("C2", "L1"),
+                who=hit.victim,
+                n=hit.losses,
+                by=list(hit.sources),
+                minor=minor,
+                major=major,
+            )
+            limit = self.rules.switch("deadly_defeats_after")
+            why = ""
+            if major >= victim.defeat_threshold():
+                extra = victim.talent("Wrestle/Disarm")
+                why = f"{major} major losses (L3" + (f", +{extra} from Wrestle talent" if extra else "") + ")"
+            elif victim.fragile and s.losses >= limit:
+                why = f"fragile: {s.losses} losses (L4)"
+            elif deadly and s.losses >= limit:
+                why = f"struck by a deadly foe: {s.losses} losses (L4)"
+            if why:
+                self.st[hit.victim] = s.with_(defeated=True)
+                self.emit("defeated", f"{victim.name} is defeated: {why}", ("L3", "L4"), who=hit.victim)
+
+    # -- contests --------------------------------------------------------------------------------
+    def contest_event(
+        self, kind: str, att: Rating, att_who: list[CharId], dfn: Rating, dfn_who: list[CharId], how: str,
+        roll: Roll, rules: Sequence[str],
+    ) -> None:
+        a_names = ", ".join(self.name(m) for m in att_who)
+        d_names = ", ".join(self.name(m) for m in dfn_who)
+        held = "holds" if kind != "interfere" else ("wins" if len(dfn_who) == 1 else "win")
+        verdict = {"attack": f"{a_names} win{'s' if len(att_who) == 1 else ''} by {roll.margin}",
+                   "defense": f"{d_names} {held} by {roll.margin}",
+                   "tie": "a tie"}[roll.winner]
+        text = (
+            f"{a_names}: {att.explain()}  vs  {d_names}: {dfn.explain()} [{how}] -> {verdict}"
+            + (f" ({roll.detail})" if roll.detail else "")
+        )
+        self.emit(
+            "contest",
+            text,
+            tuple(rules) + (roll.rule,),
+            kind=kind,
+            attackers=list(att_who),
+            defenders=list(dfn_who),
+            attack=att.to_dict(),
+            defense=dfn.to_dict(),
+            how=how,
+            winner=roll.winner,
+            margin=roll.margin,
+            totals=[roll.attack_total, roll.defense_total],
+            dice=roll.detail,
+        )
+
+    def run_attacks(self, groups: list[_Group], interfere: bool) -> None:
+        """One phase step of attacks: pair up interfering reach groups (C3), then every other
+        group against its target's opposition (C2, C4, C5). Losses land at the end (apply)."""
+        hits: list[_Hit] = []
+        done: set[tuple[str, CharId]] = set()
+        by_target = {g.target: g for g in groups}
+        for g in groups:
+            if g.key in done:
+                continue
+            if not self.active(g.target):
+                self.emit("no_effect", f"{self.name(g.target)} is already out of the fight", ("L3",), target=g.target)
+                done.add(g.key)
+                continue
+            partner = None
+            if interfere:
+                for m in g.members:
+                    cand = by_target.get(m)
+                    if cand is not None and g.target in cand.members and cand.key not in done and cand is not g:
+                        partner = cand
+                        break
+            for m in g.members:
+                self.attacked_by.setdefault(g.target, set()).add(m)
+            if partner is not None:
+                done |= {g.key, partner.key}
+                for m in partner.members:
+                    self.attacked_by.setdefault(partner.target, set()).add(m)
+                ra, _ = self.group_rating(g, partner.use)
+                rb, _ = self.group_rating(partner, g.use)
+                roll = self.dice.contest(ra, rb, self.rng)
+                self.contest_event(
+                    "interfere", ra, g.members, rb, partner.members,
+                    "attacking each other: one contest, only the higher succeeds (C3)", roll, ("C3",),
+                )
+                if roll.winner == "attack":
+                    hits.append(_Hit(g.target, roll.margin, tuple(g.members)))
+                elif roll.winner == "defense":
+                    hits.append(_Hit(partner.target, roll.margin, tuple(partner.members)))
+                elif self.rules.switch("mutual_tie_both_succeed"):
+                    self.emit("no_effect", "equal ratings: both attacks succeed, with no losses (C3)", ("C3",))
+                else:
+                    self.emit("no_effect", "equal ratings: nobody suffers losses (C3)", ("C3",))
+                continue
+            done.add(g.key)
+            dfn, how, dskill = self.opposition(g.target, g)
+            att, _ = self.group_rating(g, dskill)
+            roll = self.dice.contest(att, dfn, self.rng)
+            rules = ["C2", "C5"] + (["S7"] if len(g.members) > 1 else []) + (["C4"] if g.half.ranged else [])
+            self.contest_event("attack", att, g.members, dfn, [g.target], how, roll, rules)
+            if roll.winner == "attack":
+                hits.append(_Hit(g.target, roll.margin, tuple(g.members)))
+            elif roll.winner == "defense" and self.rules.switch("defense_inflicts_losses"):
+                it = self.intents.get(g.target)
+                if it and self.rules.halves[it.use].act == "attack" and dskill:
+                    hits.append(_Hit(g.members[0], roll.margin, (g.target,)))
+        hits += self.secondary_hits(groups)
+        self.apply(hits)
+
+    def secondary_hits(self, groups: list[_Group]) -> list[_Hit]:
+        """C7: Melee talent strikes extra adjacent foes, each at Melee - 1, each its own contest."""
+        hits: list[_Hit] = []
+        for g in groups:
+            for m in g.members:
+                it = self.intents[m]
+                for extra in it.also:
+                    if not self.active(extra):
+                        continue
+                    sub = _Group(g.use, extra, [m], g.half)
+                    dfn, how, dskill = self.opposition(extra, sub)
+                    att, _ = self.group_rating(sub, dskill, (Modifier(-1, "secondary target", "C7"),))
+                    roll = self.dice.contest(att, dfn, self.rng)
+                    self.contest_event("secondary", att, [m], dfn, [extra], how, roll, ("C7", "C5"))
+                    self.attacked_by.setdefault(extra, set()).add(m)
+                    if roll.winner == "attack":
+                        hits.append(_Hit(extra, roll.margin, (m,)))
+        return hits
+
+    # -- end of turn -----------------------------------------------------------------------------
+    def end_of_turn(self) -> None:
+        for hider, foe in self.hidden:
+            if not self.active(hider):
+                continue
+            distracted = any(not self.enemies(a, hider) for a in self.attacked_by.get(foe, ()) if a != hider)
+            value = 2 if distracted else 1
+            why = f"unseen by {self.name(foe)}" + (" while an ally distracts it" if distracted else "")
+            self.grant(hider, Advantage(foe, value, why, "O4", self.n + 1), share=False)
+        for cid in self.order():
+            s = self.st[cid]
+            if s.active and cid in self.caused and cid not in self.suffered and s.minor > 0:
+                self.st[cid] = s.with_(minor=s.minor - 1)
+                self.emit(
+                    "healed",
+                    f"{self.name(cid)} caused a loss and suffered none: one minor loss heals (L2)",
+                    ("L2",),
+                    who=cid,
+                    minor=s.minor - 1,
+                )
+        if self.rules.switch("exit_leaves_conflict") and self.enc.board is None:
+            for cid in self.order():
+                it = self.intents.get(cid)
+                s = self.st[cid]
+                if it and it.use == "Exit" and s.active:
+                    self.st[cid] = s.with_(fled=True, minor=0)
+                    healed = " and its minor losses heal (L2)" if s.minor else ""
+                    self.emit("fled", f"{self.name(cid)} leaves the conflict{healed}", ("C5", "L2"), who=cid)
+        for cid, s in self.st.items():
+            keep = tuple(a for a in s.advantages if a.turn is None or a.turn > self.n)
+            if keep != s.advantages:
+                self.st[cid] = s.with_(advantages=keep)
+
+    def grant(self, cid: CharId, adv: Advantage, share: bool) -> None:
+        s = self.st[cid]
+        if adv not in s.advantages:
+            self.st[cid] = s.with_(advantages=s.advantages + (adv,))
+        when = "for the rest of the combat" if adv.turn is None else f"in turn {adv.turn}"
+        self.emit(
+            "advantage",
+            f"{self.name(cid)} gains {adv.value:+d} against {self.name(adv.vs)} {when}: {adv.reason} ({adv.rule})",
+            (adv.rule,),
+            who=cid,
+            vs=adv.vs,
+            value=adv.value,
+            until=adv.turn,
+        )
+        if share:
+            self.shares.append((cid, adv))
+
+
+# -- phases ----------------------------------------------------------------------------------------
+def _observations(t: _Turn) -> None:
+    """P1: Perception, Identify, Lore and Intuition against target numbers (O1, O3); Stealth (O4)."""
+    groups: dict[tuple[str, CharId], list[CharId]] = {}
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it and it.target and t.rules.halves[it.use].act == "observe":
+            groups.setdefault((it.use, it.target), []).append(cid)
+    for (use, target), members in groups.items():
+        foe = t.char(target)
+        other = t.rules.halves[use].pair.replace(use, "").strip("/")
+        tn = foe.observe_tn.get(use, foe.observe_tn.get(other, t.rules.switch("default_observe_tn")))
+        ratings = [(t.rating(m, use, target, None), m) for m in members]
+        rating, leader = max(ratings, key=lambda rm: (rm[0].value, -members.index(rm[1])))
+        counted = sum(1 for m in members if t.char(m).base(t.rules.halves[use].pair) > 0)
+        if len(members) > 1:
+            rating = rating.with_(group=t.rules.group_bonus(counted), group_size=counted)
+        roll = t.dice.check(rating, tn, t.rng)
+        who = ", ".join(t.name(m) for m in members)
+        ok = "succeeds" if roll.success else "fails"
+        t.emit(
+            "check",
+            f"{who}: {rating.explain()} vs {foe.name}'s target number {tn} -> {ok}"
+            + (f" ({roll.detail})" if roll.detail else ""),
+            ("O1", "C1", roll.rule) + (("S7",) if len(members) > 1 else ()),
+            who=list(members),
+            use=use,
+            target=target,
+            tn=tn,
+            rating=rating.to_dict(),
+            success=roll.success,
+            excess=roll.margin if roll.success else 0,
+        )
+        if not roll.success:
+            continue
+        if use == "Intuition":
+            advs = [Advantage(target, 2, f"read {foe.name}'s intentions", "O3", t.n + 1)]
+        else:
+            foes = [target]
+            if use in ("Identify", "Lore") and foe.kind:
+                foes += [
+                    c.id for c in t.enc.characters
+                    if c.kind == foe.kind and c.id != target and t.enemies(c.id, members[0]) and t.active(c.id)
+                ]
+            advs = [Advantage(f, 1, f"studied with {use}", "O1") for f in foes]
+        sharing = any(t.intents[m].share for m in members)
+        for m in members:
+            for adv in advs:
+                t.grant(m, adv, share=sharing)
+        t.emit("observed", f"{who} learn{'s' if len(members) == 1 else ''} how to fight {foe.name}", ("O1",),
+               who=list(members), target=target)
+    _stealth(t)
+
+
+def _stealth(t: _Turn) -> None:
+    """O4: a hider is found by a higher Perception (active searchers grouped, S7; else the foe's
+    passive Perception, halved by O2); a tie keeps a motionless hider hidden [house]."""
+    for hider in t.order():
+        it = t.intents.get(hider)
+        if it is None or it.use != "Stealth" or it.target is None:
+            continue
+        stealth = t.rating(hider, "Stealth", it.target, None)
+        searchers = [
+            c for c in t.order()
+            if t.enemies(c, hider) and (s := t.intents.get(c)) is not None
+            and s.use == "Perception" and s.target in (None, hider)
+        ]
+        if searchers:
+            found_by = searchers
+            ratings = [t.rating(c, "Perception", hider, None) for c in searchers]
+            det = max(ratings, key=lambda r: r.value)
+            counted = sum(1 for c in searchers if t.char(c).base("Perception/Etiquette") > 0)
+            if len(searchers) > 1:
+                det = det.with_(group=t.rules.group_bonus(counted), group_size=counted)
+            how = "searching actively"
+        else:
+            found_by = [it.target]
+            det = t.rating(it.target, "Perception", hider, None, halved=True)
+            how = "not searching: Perception halved (O2)"
+        roll = t.dice.contest(det, stealth, t.rng)
+        tie_hides = t.rules.switch("stealth_tie_hidden") and not it.moves
+        found = roll.winner == "attack" or (roll.winner == "tie" and not tie_hides)
+        names = ", ".join(t.name(c) for c in found_by)
+        t.emit(
+            "found" if found else "hidden",
+            f"{names} ({det.explain()}, {how}) vs {t.name(hider)} ({stealth.explain()}): "
+            + (f"{t.name(hider)} is found" if found else f"{t.name(hider)} stays hidden")
+            + (" (tie; motionless hider stays hidden)" if roll.winner == "tie" and not found else ""),
+            ("O4", "O2", "S7"),
+            who=hider,
+            searchers=found_by,
+            perception=det.to_dict(),
+            stealth=stealth.to_dict(),
+        )
+        if not found:
+            t.hidden.append((hider, it.target))
+
+
+def _movement(t: _Turn) -> None:
+    """P2: Exit first, then Acrobatics/Climb, then everyone else (M9); shouts share what was learnt
+    (O6); Wonder's slow advance intimidates foes who already bleed (O5). Without a map positions are
+    taken as declared (range, sight and adjacency arrive with the movement rules)."""
+    for sub in (1, 2, 3):
+        for cid in t.order():
+            it = t.intents.get(cid)
+            if it is None or not t.active(cid):
+                continue
+            h = t.rules.halves[it.use]
+            if (h.sub_phase if h.name != "item" else 3) != sub:
+                continue
+            dest = it.to if it.to is not None else (it.path[-1] if it.path else None)
+            if dest is not None and dest != t.st[cid].at:
+                t.st[cid] = t.st[cid].with_(at=dest)
+                t.emit("moved", f"{t.name(cid)} moves to {dest}", ("P2", "M9"), who=cid, to=list(dest),
+                       sub_phase=sub)
+    for cid, adv in t.shares:
+        allies = [c for c in t.order() if c != cid and not t.enemies(c, cid) and t.active(c)]
+        if allies:
+            t.emit("shared", f"{t.name(cid)} shouts what it learnt to {', '.join(t.name(a) for a in allies)}",
+                   ("O6", "P2"), who=cid, to=allies)
+        for a in allies:
+            t.grant(a, adv, share=False)
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it and it.use == "Wonder" and it.target is None and t.active(cid):
+            bleeding = [c for c in t.order() if t.enemies(c, cid) and t.active(c) and t.st[c].losses > 0]
+            if not bleeding:
+                t.emit("no_effect", f"{t.name(cid)} advances menacingly, but no foe has a loss yet (O5)", ("O5",))
+            for foe in bleeding:
+                t.grant(cid, Advantage(foe, 1, "intimidating advance", "O5"), share=False)
+
+
+def _ranged(t: _Turn) -> None:
+    """P3: Wonder intimidation, then Shoot/Throw; each attack its own contest (C4)."""
+    for step in (1, 2, 3):
+        groups = t.attack_groups(lambda h, s=step: h.ranged and h.phase == "P3" and h.phase_order == s)
+        if groups:
+            t.run_attacks(groups, interfere=False)
+
+
+def _reach(t: _Turn) -> None:
+    """P4: Melee/Press, Wrestle/Disarm, Provoke and items by touch; mutual attacks interfere (C3)."""
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it and it.use == "item" and t.active(cid):
+            on = f" on {t.name(it.target)}" if it.target else ""
+            t.emit("item_used", f"{t.name(cid)} uses an item{on}: undefended while doing so (C5)", ("C5", "P4"),
+                   who=cid, target=it.target)
+    groups = t.attack_groups(lambda h: h.reach and h.phase == "P4")
+    if groups:
+        t.run_attacks(groups, interfere=True)
+
+
+PHASES: tuple[tuple[str, Callable[[_Turn], None]], ...] = (
+    ("P1", _observations),
+    ("P2", _movement),
+    ("P3", _ranged),
+    ("P4", _reach),
+)

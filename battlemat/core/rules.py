@@ -1,0 +1,274 @@
+"""The rules table as a value: skills, allowances, phases, defenses, matchups, switches.
+
+Built from the parsed rules data (battlemat/data/rules.toml, read by `battlemat.io.rules_file`);
+this module never touches files. An encounter's [rules] table overrides house switches through
+`Rules.with_overrides`, which type-checks every value against the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from battlemat.core.errors import RulesError
+
+PHASES: tuple[str, ...] = ("P1", "P2", "P3", "P4")  # rule P: the fixed order of a turn
+
+
+@dataclass(frozen=True)
+class Half:
+    """One usable half of a skill pair ("Press" of "Melee/Press"), with its rules numbers."""
+
+    name: str
+    pair: str
+    move: int  # M1
+    move_tag: str
+    phase: str  # P1..P4
+    act: str  # attack | defend | flee | observe | advance | hide | item | none
+    defense: str  # C5: full_vs_chosen | full | half | undefended
+    sub_phase: int = 3  # P2: 1 Exit, 2 Acrobatics/Climb, 3 everyone else (M9)
+    phase_order: int = 2  # P3: 1 Wonder intimidation, 2 Shoot/Throw, 3 other ranged
+    reach: bool = False
+    ranged: bool = False
+    sticky: bool = False  # M6
+    opposed_by: str = ""  # O5: Wonder intimidation is contested by the target's Wonder
+    untargeted: str = ""  # O5: Wonder without a target is an intimidating advance
+
+
+@dataclass(frozen=True)
+class Switch:
+    key: str
+    rule: str
+    value: Any
+    doc: str
+    default: Any
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    id: str
+    tag: str  # core | house
+    title: str
+    text: str
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Matchup:
+    skill: str
+    against: str
+    bonus: int
+    tag: str
+    switch: str
+
+
+@dataclass(frozen=True)
+class TalentBonus:
+    skill: str  # the half that gains the bonus
+    pair: str  # whose talent gives it
+    tag: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything numeric about the rules, read-only. Look-ups are case-insensitive."""
+
+    groups: Mapping[str, tuple[str, ...]]
+    halves: Mapping[str, Half]
+    entries: Mapping[str, RuleEntry]
+    switches: Mapping[str, Switch]
+    matchups: tuple[Matchup, ...]
+    talent_bonuses: Mapping[str, TalentBonus]
+    item_move: Mapping[str, int]
+    _by_lower: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+
+    # -- construction --------------------------------------------------------------------------
+    @staticmethod
+    def from_data(data: Mapping[str, Any]) -> Rules:
+        groups = {g: tuple(pairs) for g, pairs in data["groups"].items()}
+        pair_of_half: dict[str, str] = {}
+        for pairs in groups.values():
+            for pair in pairs:
+                for half in pair.split("/"):
+                    pair_of_half[half] = pair
+        pair_of_half["item"] = "item"
+        halves: dict[str, Half] = {}
+        for name, h in data["half"].items():
+            halves[name] = Half(name=name, pair=pair_of_half[name], **h)
+        entries = {
+            rid: RuleEntry(rid, e["tag"], e["title"], e["text"], tuple(e.get("values", ())))
+            for rid, e in data["rule"].items()
+        }
+        switches = {
+            k: Switch(k, s["rule"], s["value"], s["doc"], s["value"]) for k, s in data["switch"].items()
+        }
+        matchups = tuple(Matchup(**m) for m in data.get("matchup", ()))
+        talents = {k: TalentBonus(k, v["pair"], v["tag"], v["why"]) for k, v in data["talent_bonus"].items()}
+        lower: dict[str, str] = {}
+        for pairs in groups.values():
+            for pair in pairs:
+                lower[pair.lower()] = pair
+        for half in halves:
+            lower.setdefault(half.lower(), half)
+        return Rules(
+            MappingProxyType(groups),
+            MappingProxyType(halves),
+            MappingProxyType(entries),
+            MappingProxyType(switches),
+            matchups,
+            MappingProxyType(talents),
+            MappingProxyType(dict(data["item_move"])),
+            MappingProxyType(lower),
+        )
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:
+        """A copy with house switches changed. Raises RulesError naming the bad key and the fix."""
+        if not overrides:
+            return self
+        new = dict(self.switches)
+        for key, value in overrides.items():
+            if key not in new:
+                known = ", ".join(sorted(new))
+                raise RulesError(f"unknown rules key {key!r}; known keys: {known}")
+            old = new[key]
+            if not _same_kind(old.default, value):
+                raise RulesError(
+                    f"rules key {key!r} needs a {type(old.default).__name__} like {old.default!r}, "
+                    f"got {value!r}"
+                )
+            new[key] = Switch(key, old.rule, value, old.doc, old.default)
+        _check_switch_values(new)
+        return Rules(
+            self.groups,
+            self.halves,
+            self.entries,
+            MappingProxyType(new),
+            self.matchups,
+            self.talent_bonuses,
+            self.item_move,
+            self._by_lower,
+        )
+
+    # -- look-ups ------------------------------------------------------------------------------
+    @property
+    def pairs(self) -> tuple[str, ...]:
+        return tuple(p for pairs in self.groups.values() for p in pairs)
+
+    def switch(self, key: str) -> Any:
+        return self.switches[key].value
+
+    def canonical(self, name: str) -> str:
+        """The exact spelling of a pair or half, from any case. Raises RulesError if unknown."""
+        try:
+            return self._by_lower[name.strip().lower()]
+        except KeyError:
+            raise RulesError(f"unknown skill {name!r}") from None
+
+    def pair_of(self, name: str) -> str:
+        """'press' -> 'Melee/Press'; 'Melee/Press' -> 'Melee/Press'."""
+        canon = self.canonical(name)
+        return self.halves[canon].pair if canon in self.halves else canon
+
+    def half(self, name: str) -> Half:
+        canon = self.canonical(name)
+        if canon not in self.halves:
+            halves = " or ".join(canon.split("/"))
+            raise RulesError(f"{canon!r} is a skill pair; a character uses one half: {halves}")
+        return self.halves[canon]
+
+    def is_technology(self, pair: str) -> bool:
+        return pair in self.groups.get("Technology", ())
+
+    def group_bonus(self, size: int) -> int:
+        """Rule S7: bonus for a group of `size` counted members."""
+        table = self.switch("group_table")
+        if size <= 0:
+            return 0
+        return int(table[min(size, len(table) - 1)])
+
+    def matchup(self, skill: str, against: str) -> int:
+        """Rule S8: the bonus `skill` gains when opposed by `against` (switches respected)."""
+        total = 0
+        for m in self.matchups:
+            if m.skill == skill and m.against == against and (not m.switch or self.switch(m.switch)):
+                total += m.bonus
+        return total
+
+    def talent_source(self, skill: str) -> TalentBonus | None:
+        """Rule S3: which pair's talent gives `skill` a talent bonus, if any applies in combat."""
+        tb = self.talent_bonuses.get(skill)
+        if tb is None:
+            return None
+        if skill == "Stealth" and not self.switch("talent_stealth_in_shadows"):
+            return None
+        return tb
+
+    def allowance(self, half: str, item: str = "simple") -> int:
+        """Rule M1: squares of movement for a skill use (before M2 and M3)."""
+        if half == "item":
+            return int(self.item_move[item])
+        return self.halves[half].move
+
+    def value_of(self, rule_id: str) -> list[tuple[str, Any]]:
+        """The current values behind a rule ID, as (label, value) pairs for `battlemat rules ID`."""
+        entry = self.entries[rule_id]
+        out: list[tuple[str, Any]] = []
+        for ref in entry.values:
+            if ref.startswith("switch."):
+                sw = self.switches[ref[len("switch.") :]]
+                out.append((f"{sw.key} [house]", sw.value))
+            elif ref.startswith("half.*."):
+                attr = ref.split(".")[-1]
+                for h in self.halves.values():
+                    label = f"{h.name}"
+                    if attr == "move":
+                        label += f" [{h.move_tag}]"
+                    out.append((label, getattr(h, attr)))
+            elif ref == "groups":
+                out.extend((g, ", ".join(p)) for g, p in self.groups.items())
+            elif ref == "talent_bonus":
+                out.extend(
+                    (f"{tb.skill} [{tb.tag}]", f"+talent bonus from {tb.pair} talent: {tb.why}")
+                    for tb in self.talent_bonuses.values()
+                )
+            elif ref == "matchup":
+                out.extend(
+                    (
+                        f"{m.skill} vs {m.against} [{m.tag}]",
+                        f"+{m.bonus}" + ("" if not m.switch else f" (on: {self.switch(m.switch)})"),
+                    )
+                    for m in self.matchups
+                )
+            elif ref == "item_move":
+                out.extend((f"item ({k})", v) for k, v in self.item_move.items())
+        return out
+
+
+def _same_kind(default: Any, value: Any) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+_CHOICES = {
+    "major_loss_penalty": ("skills", "movement"),
+    "other_skill_defense": ("half", "zero"),
+    "diagonals": ("alternating", "chebyshev", "manhattan"),
+    "sticky_positions": ("sub_phase_start",),
+    "collision": ("rating_then_id",),
+}
+
+
+def _check_switch_values(switches: Mapping[str, Switch]) -> None:
+    for key, choices in _CHOICES.items():
+        value = switches[key].value
+        if value not in choices:
+            raise RulesError(f"rules key {key!r} must be one of {', '.join(choices)}; got {value!r}")
+    table = switches["group_table"].value
+    if not table or not all(isinstance(v, int) and v >= 0 for v in table):
+        raise RulesError("rules key 'group_table' must be a list of non-negative whole numbers")

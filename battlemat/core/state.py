@@ -1,0 +1,71 @@
+"""What changes during a match: losses, positions, lasting and next-turn advantages (L, O)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from battlemat.types import XY, CharId
+
+
+@dataclass(frozen=True)
+class Advantage:
+    """A situational bonus one character holds against another (O1, O3, O4, O5).
+
+    `turn` None lasts the rest of the combat; otherwise it applies only in that turn.
+    """
+
+    vs: CharId
+    value: int
+    reason: str
+    rule: str
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class CharacterState:
+    minor: int = 0
+    major: int = 0
+    defeated: bool = False
+    fled: bool = False
+    at: XY | None = None
+    advantages: tuple[Advantage, ...] = ()
+    deadly_losses: int = 0  # losses taken from deadly foes (L4)
+
+    @property
+    def active(self) -> bool:
+        return not (self.defeated or self.fled)
+
+    @property
+    def losses(self) -> int:
+        return self.minor + self.major
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "minor": self.minor,
+            "major": self.major,
+            "defeated": self.defeated,
+            "fled": self.fled,
+            "at": list(self.at) if self.at is not None else None,
+        }
+
+    def with_(self, **changes: object) -> CharacterState:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """The state between turns. `turn` is the number of the next turn to resolve (from 1)."""
+
+    turn: int = 1
+    chars: Mapping[CharId, CharacterState] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __getitem__(self, cid: CharId) -> CharacterState:
+        return self.chars[cid]
+
+    def replace_chars(self, chars: Mapping[CharId, CharacterState], turn: int | None = None) -> MatchState:
+        return MatchState(self.turn if turn is None else turn, MappingProxyType(dict(chars)))
+
+    def to_dict(self) -> dict[str, dict[str, object]]:
+        return {cid: st.to_dict() for cid, st in self.chars.items()}

@@ -1,0 +1,341 @@
+"""Encounter files (TOML) to core values, with a precise message for every mistake.
+
+The accepted shape is the one in issue 2 / DESIGN.md ("Files people edit"). Every problem names
+the file, the place (table, index, id, field) and what to do; all problems found are reported
+together. Nothing is written.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from battlemat.core.character import Character, Equipment
+from battlemat.core.dice import engine_names
+from battlemat.core.encounter import Encounter
+from battlemat.core.errors import RulesError
+from battlemat.core.intents import Intent
+from battlemat.core.rating import Modifier
+from battlemat.core.rules import Rules
+from battlemat.io.errors import LoadError, Problem
+from battlemat.io.rules_file import load_rules
+
+_ENCOUNTER_KEYS = {"title", "seed", "dice", "map"}
+_CHAR_KEYS = {
+    "id", "name", "side", "skills", "talents", "equipment", "kind", "fragile", "deadly", "observe_tn", "at", "ai",
+}
+_INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item"}
+AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default")
+
+
+class _Reader:
+    def __init__(self, file: str, rules: Rules) -> None:
+        self.file = file
+        self.rules = rules
+        self.problems: list[Problem] = []
+
+    def bad(self, place: str, message: str, fix: str = "") -> None:
+        self.problems.append(Problem(self.file, place, message, fix))
+
+    def table(self, obj: Any, place: str) -> Mapping[str, Any]:
+        if not isinstance(obj, Mapping):
+            self.bad(place, f"expected a table, found {type(obj).__name__}", "write it as [table] or { key = value }")
+            return {}
+        return obj
+
+    def unknown(self, obj: Mapping[str, Any], allowed: set[str], place: str) -> None:
+        for key in obj:
+            if key not in allowed:
+                self.bad(f"{place}.{key}", f"unknown field {key!r}", f"use one of: {', '.join(sorted(allowed))}")
+
+    def typed(self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], place: str, default: Any) -> Any:
+        if key not in obj:
+            return default
+        value = obj[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds:
+            ok = False
+        else:
+            ok = isinstance(value, kinds)
+        if not ok:
+            names = " or ".join(k.__name__ for k in kinds)
+            self.bad(f"{place}.{key}", f"expected {names}, found {value!r}", f"write {key} as a {names}")
+            return default
+        return value
+
+    def square(self, value: Any, place: str) -> tuple[int, int] | None:
+        if (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            return (value[0], value[1])
+        self.bad(place, f"a square is [x, y] with two whole numbers, found {value!r}", "write it like [2, 3]")
+        return None
+
+    def pair(self, name: Any, place: str) -> str | None:
+        if not isinstance(name, str):
+            self.bad(place, f"a skill name is text, found {name!r}")
+            return None
+        try:
+            return self.rules.pair_of(name)
+        except RulesError:
+            pairs = ", ".join(self.rules.pairs)
+            self.bad(place, f"unknown skill {name!r}", f"use a pair or either half of: {pairs}")
+            return None
+
+    def ratings(self, obj: Any, place: str, what: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for name, value in self.table(obj, place).items():
+            where = f"{place}.{name!r}"
+            pair = self.pair(name, where)
+            if pair is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 8:
+                self.bad(where, f"{what} must be a whole number 0..8 (S2), found {value!r}", "use 0 to 8")
+                continue
+            if pair in out:
+                self.bad(where, f"{pair} is given twice (a pair and its half name the same rating)", "keep one")
+            out[pair] = value
+        return out
+
+
+def load_encounter(path: str | Path, rules: Rules | None = None) -> Encounter:
+    """Read and check an encounter file. Raises LoadError listing every problem found."""
+    path = Path(path)
+    file = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise LoadError.one(file, "", "file not found", "check the path") from None
+    except OSError as exc:
+        raise LoadError.one(file, "", f"cannot read the file ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise LoadError.one(file, "", "not UTF-8 text", "save the file as UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise LoadError.one(file, "", f"not valid TOML: {exc}", "fix the syntax at that line and column") from None
+    return parse_encounter(data, file, base_dir=path.parent, rules=rules)
+
+
+def parse_encounter(
+    data: Mapping[str, Any], file: str, base_dir: Path | None = None, rules: Rules | None = None
+) -> Encounter:
+    rules = rules or load_rules()
+    r = _Reader(file, rules)
+    for key in data:
+        if key not in ("encounter", "rules", "character", "turn"):
+            r.bad(key, f"unknown table {key!r}", "use [encounter], [rules], [[character]] and [[turn]]")
+    head = r.table(data.get("encounter", {}), "encounter")
+    if "encounter" not in data:
+        r.bad("encounter", "missing the [encounter] table", 'add [encounter] with title = "..."')
+    r.unknown(head, _ENCOUNTER_KEYS, "encounter")
+    title = r.typed(head, "title", str, "encounter", Path(file).stem)
+    seed = r.typed(head, "seed", int, "encounter", 0)
+    dice = r.typed(head, "dice", str, "encounter", "none")
+    if dice not in engine_names():
+        r.bad("encounter.dice", f"unknown dice {dice!r}", f"use one of: {', '.join(engine_names())}")
+    map_ref = r.typed(head, "map", str, "encounter", None)
+    if map_ref is not None and base_dir is not None and not (base_dir / map_ref).is_file():
+        r.bad("encounter.map", f"map file {map_ref!r} not found next to the encounter", "fix the path (relative to this file)")
+
+    overrides = r.table(data.get("rules", {}), "rules")
+    try:
+        rules = rules.with_overrides(overrides)
+        r.rules = rules
+    except RulesError as exc:
+        r.bad("rules", str(exc), "see `battlemat rules` for every key and its current value")
+
+    chars: list[Character] = []
+    raw_chars = data.get("character", [])
+    if not isinstance(raw_chars, list):
+        r.bad("character", "characters are an array of tables", "write each one as [[character]]")
+        raw_chars = []
+    if not raw_chars:
+        r.bad("character", "no characters", "add at least one [[character]] with id and side")
+    seen: set[str] = set()
+    for i, rc in enumerate(raw_chars):
+        c = _character(r, rc, f"character[{i}]", seen)
+        if c is not None:
+            chars.append(c)
+    by_id = {c.id: c for c in chars}
+
+    turns: list[tuple[Intent, ...]] = []
+    raw_turns = data.get("turn", [])
+    if not isinstance(raw_turns, list):
+        r.bad("turn", "turns are an array of tables", "write each one as [[turn]] with [[turn.intent]] entries")
+        raw_turns = []
+    for ti, rt in enumerate(raw_turns):
+        tt = r.table(rt, f"turn[{ti}]")
+        r.unknown(tt, {"intent"}, f"turn[{ti}]")
+        intents: list[Intent] = []
+        who_seen: set[str] = set()
+        raw_intents = tt.get("intent", [])
+        if not isinstance(raw_intents, list):
+            r.bad(f"turn[{ti}].intent", "intents are an array of tables", "write each one as [[turn.intent]]")
+            raw_intents = []
+        for ii, ri in enumerate(raw_intents):
+            it = _intent(r, ri, f"turn[{ti}].intent[{ii}]", by_id)
+            if it is None:
+                continue
+            if it.who in who_seen:
+                r.bad(f"turn[{ti}].intent[{ii}].who", f"{it.who!r} already has an intent this turn (P1)",
+                      "give each character at most one intent per turn")
+            who_seen.add(it.who)
+            intents.append(it)
+        turns.append(tuple(intents))
+
+    if r.problems:
+        raise LoadError(r.problems)
+    return Encounter(
+        title=title, rules=rules, characters=tuple(chars), seed=seed, dice=dice, map=map_ref, turns=tuple(turns)
+    )
+
+
+def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | None:
+    t = r.table(rc, place)
+    if not t:
+        return None
+    cid = t.get("id")
+    if not isinstance(cid, str) or not cid.strip():
+        r.bad(f"{place}.id", "every character needs an id (text)", 'add id = "kwirt"')
+        return None
+    place = f"{place} {cid!r}"
+    if cid in seen:
+        r.bad(f"{place}.id", f"duplicate id {cid!r}", "give every character its own id")
+        return None
+    seen.add(cid)
+    r.unknown(t, _CHAR_KEYS, place)
+    side = r.typed(t, "side", str, place, "")
+    if not side:
+        r.bad(f"{place}.side", "every character needs a side", 'add side = "heroes" (any name)')
+    skills = r.ratings(t.get("skills", {}), f"{place}.skills", "a rating")
+    talents = r.ratings(t.get("talents", {}), f"{place}.talents", "a talent")
+    for pair, value in talents.items():
+        if value > skills.get(pair, 0):
+            r.bad(f"{place}.talents.{pair!r}", f"talent {value} is above the base rating {skills.get(pair, 0)} (S3)",
+                  f"lower the talent or raise {pair} in skills")
+    equipment: list[Equipment] = []
+    raw_eq = t.get("equipment", [])
+    if not isinstance(raw_eq, list):
+        r.bad(f"{place}.equipment", "equipment is a list of tables", 'write [ { name = "sword", skill = "Melee", bonus = 1 } ]')
+        raw_eq = []
+    for ei, re_ in enumerate(raw_eq):
+        where = f"{place}.equipment[{ei}]"
+        e = r.table(re_, where)
+        if not e:
+            continue
+        r.unknown(e, {"name", "skill", "bonus", "quality"}, where)
+        pair = r.pair(e.get("skill"), f"{where}.skill")
+        bonus = e.get("bonus")
+        quality = e.get("quality")
+        if bonus is None and quality is not None:
+            key = f"equipment_{quality}"
+            if key not in r.rules.switches:
+                r.bad(f"{where}.quality", f"unknown quality {quality!r}", "use excellent or enchanted (S5)")
+                continue
+            bonus = r.rules.switch(key)
+        if isinstance(bonus, bool) or bonus not in (1, 2):
+            r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {bonus!r}", "use bonus = 1 or 2")
+            continue
+        if pair:
+            equipment.append(Equipment(str(e.get("name", "item")), pair, int(bonus)))
+    tns: dict[str, int] = {}
+    for name, value in r.table(t.get("observe_tn", {}), f"{place}.observe_tn").items():
+        try:
+            half = r.rules.half(name).name
+        except RulesError:
+            r.bad(f"{place}.observe_tn.{name!r}", f"unknown skill half {name!r}", "use Perception, Identify, Lore or Intuition")
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            r.bad(f"{place}.observe_tn.{name!r}", f"a target number is a whole number >= 0, found {value!r}")
+            continue
+        tns[half] = value
+    at = r.square(t["at"], f"{place}.at") if "at" in t else None
+    ai = r.typed(t, "ai", str, place, "")
+    if ai and ai not in AI_NAMES:
+        r.bad(f"{place}.ai", f"unknown tactics {ai!r}", f"use one of: {', '.join(AI_NAMES)}")
+    return Character(
+        id=cid,
+        name=r.typed(t, "name", str, place, cid),
+        side=side,
+        skills=skills,
+        talents=talents,
+        equipment=tuple(equipment),
+        kind=r.typed(t, "kind", str, place, ""),
+        fragile=r.typed(t, "fragile", bool, place, False),
+        deadly=r.typed(t, "deadly", bool, place, False),
+        observe_tn=tns,
+        at=at,
+        ai=ai,
+    )
+
+
+def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> Intent | None:
+    t = r.table(ri, place)
+    if not t:
+        return None
+    r.unknown(t, _INTENT_KEYS, place)
+    who = t.get("who")
+    if not isinstance(who, str) or who not in by_id:
+        known = ", ".join(by_id) or "none"
+        r.bad(f"{place}.who", f"unknown character {who!r}", f"use a character id: {known}")
+        return None
+    use_raw = t.get("use")
+    use = ""
+    if not isinstance(use_raw, str):
+        r.bad(f"{place}.use", "every intent needs use = a skill half or \"item\"", 'add use = "Melee"')
+        return None
+    if use_raw.strip().lower() == "item":
+        use = "item"
+    else:
+        try:
+            use = r.rules.half(use_raw).name
+        except RulesError as exc:
+            r.bad(f"{place}.use", str(exc), "name one half, e.g. Melee or Press, or \"item\"")
+            return None
+    targets: list[str] = []
+    target = r.typed(t, "target", str, place, None)
+    if target is not None:
+        targets.append(target)
+    also = r.typed(t, "also", list, place, [])
+    for a in also:
+        if not isinstance(a, str):
+            r.bad(f"{place}.also", f"secondary targets are character ids, found {a!r}")
+    targets += [a for a in also if isinstance(a, str)]
+    for tg in targets:
+        if tg not in by_id:
+            r.bad(f"{place}.target", f"target {tg!r} is not a character in this encounter",
+                  f"use one of: {', '.join(by_id)}")
+    mods: list[Modifier] = []
+    for mi, m in enumerate(r.typed(t, "modifiers", list, place, [])):
+        where = f"{place}.modifiers[{mi}]"
+        mt = r.table(m, where)
+        v = mt.get("value")
+        if isinstance(v, bool) or v not in (-2, -1, 1, 2):
+            r.bad(f"{where}.value", f"a situational modifier is -2, -1, +1 or +2 (S6), found {v!r}", "use +-1 or +-2")
+            continue
+        mods.append(Modifier(int(v), str(mt.get("reason", "GM ruling"))))
+    to = r.square(t["to"], f"{place}.to") if "to" in t else None
+    path: list[tuple[int, int]] = []
+    for pi, p in enumerate(r.typed(t, "path", list, place, [])):
+        sq = r.square(p, f"{place}.path[{pi}]")
+        if sq is not None:
+            path.append(sq)
+    item = r.typed(t, "item", str, place, "simple")
+    if item not in r.rules.item_move:
+        r.bad(f"{place}.item", f"unknown item kind {item!r} (M1)", f"use one of: {', '.join(r.rules.item_move)}")
+    return Intent(
+        who=who,
+        use=use,
+        target=target,
+        also=tuple(a for a in also if isinstance(a, str)),
+        modifiers=tuple(mods),
+        to=to,
+        path=tuple(path),
+        share=r.typed(t, "share", bool, place, False),
+        item=item,
+    )
