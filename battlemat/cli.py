@@ -7,6 +7,7 @@ exit 2; nothing here prints a traceback for them.
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import json
 import sys
@@ -117,13 +118,23 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("encounter", nargs="?", default=None)
     pl.set_defaults(func=cmd_play)
 
-    if importlib.util.find_spec("battlemat.sim.calibrate") is not None:
-        from battlemat.sim import calibrate
-
-        c = sub.add_parser("calibrate", help="win probability and mean losses per rating difference, per dice engine")
-        calibrate.add_arguments(c)
-        c.set_defaults(func=calibrate.run)
+    for name, module, words in OPTIONAL_COMMANDS:
+        if importlib.util.find_spec(module) is None:
+            continue
+        mod = importlib.import_module(module)
+        c = sub.add_parser(name, help=words)
+        mod.add_arguments(c)
+        c.set_defaults(func=mod.run)
     return p
+
+
+# Subcommands living in their own modules, each exposing add_arguments(parser) and run(args) -> int.
+OPTIONAL_COMMANDS = (
+    ("check", "battlemat.io.check", "validate maps and encounters; exit 2 listing every problem"),
+    ("reach", "battlemat.reach_cli", "squares a character can reach this turn, and why not the others"),
+    ("simulate", "battlemat.sim.cli", "play an encounter many times with AI and report statistics"),
+    ("calibrate", "battlemat.sim.calibrate", "win probability and mean losses per rating difference, per dice engine"),
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

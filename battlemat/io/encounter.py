@@ -7,6 +7,7 @@ together. Nothing is written.
 
 from __future__ import annotations
 
+import importlib.util
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -102,8 +103,9 @@ class _Reader:
         return out
 
 
-def load_encounter(path: str | Path, rules: Rules | None = None) -> Encounter:
-    """Read and check an encounter file. Raises LoadError listing every problem found."""
+def load_encounter(path: str | Path, rules: Rules | None = None, with_map: bool = True) -> Encounter:
+    """Read and check an encounter file, and its map unless `with_map` is False.
+    Raises LoadError listing every problem found."""
     path = Path(path)
     file = str(path)
     try:
@@ -118,7 +120,12 @@ def load_encounter(path: str | Path, rules: Rules | None = None) -> Encounter:
         raise LoadError.one(file, "", "not UTF-8 text", "save the file as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise LoadError.one(file, "", f"not valid TOML: {exc}", "fix the syntax at that line and column") from None
-    return parse_encounter(data, file, base_dir=path.parent, rules=rules)
+    enc = parse_encounter(data, file, base_dir=path.parent, rules=rules)
+    if enc.map is not None and with_map and importlib.util.find_spec("battlemat.io.maps") is not None:
+        from battlemat.io.maps import attach_map
+
+        enc = attach_map(enc, path.parent / enc.map, encounter_file=file)
+    return enc
 
 
 def parse_encounter(
