@@ -38,6 +38,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         print(f"# {enc.title}  (seed {match.seed}, dice {match.dice.name})", file=out)
     for index, intents in enumerate(enc.turns):
         if match.outcome().over:
+            if not args.json:
+                left = len(enc.turns) - index
+                print(f"\n(the combat is over; {left} scripted turn{'s' if left != 1 else ''} not played)", file=out)
             break
         try:
             events = match.play(intents)

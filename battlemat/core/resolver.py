@@ -399,17 +399,17 @@ class _Turn:
                 major=major,
             )
             limit = self.rules.switch("deadly_defeats_after")
-            why = ""
-            if major >= victim.defeat_threshold():
+            why, rule = "", "L3"
+            if victim.fragile and s.losses >= limit:
+                why, rule = f"fragile: {s.losses} losses (L4)", "L4"
+            elif deadly and s.losses >= limit:
+                why, rule = f"struck by a deadly foe: {s.losses} losses (L4)", "L4"
+            elif major >= victim.defeat_threshold():
                 extra = victim.talent("Wrestle/Disarm")
                 why = f"{major} major losses (L3" + (f", +{extra} from Wrestle talent" if extra else "") + ")"
-            elif victim.fragile and s.losses >= limit:
-                why = f"fragile: {s.losses} losses (L4)"
-            elif deadly and s.losses >= limit:
-                why = f"struck by a deadly foe: {s.losses} losses (L4)"
             if why:
                 self.st[hit.victim] = s.with_(defeated=True)
-                self.emit("defeated", f"{victim.name} is defeated: {why}", ("L3", "L4"), who=hit.victim)
+                self.emit("defeated", f"{victim.name} is defeated: {why}", (rule,), who=hit.victim)
 
     # -- contests --------------------------------------------------------------------------------
     def contest_event(
@@ -452,7 +452,10 @@ class _Turn:
             if g.key in done:
                 continue
             if not self.active(g.target):
-                self.emit("no_effect", f"{self.name(g.target)} is already out of the fight", ("L3",), target=g.target)
+                who = ", ".join(self.name(m) for m in g.members)
+                self.emit("no_effect", f"{who}: {g.use} on {self.name(g.target)} has no effect, "
+                          f"{self.name(g.target)} is already out of the fight", ("L3",), target=g.target,
+                          attackers=list(g.members))
                 done.add(g.key)
                 continue
             partner = None
@@ -544,7 +547,7 @@ class _Turn:
                 s = self.st[cid]
                 if it and it.use == "Exit" and s.active:
                     self.st[cid] = s.with_(fled=True, minor=0)
-                    healed = " and its minor losses heal (L2)" if s.minor else ""
+                    healed = "; all minor losses heal (L2)" if s.minor else ""
                     self.emit("fled", f"{self.name(cid)} leaves the conflict{healed}", ("C5", "L2"), who=cid)
         for cid, s in self.st.items():
             keep = tuple(a for a in s.advantages if a.turn is None or a.turn > self.n)

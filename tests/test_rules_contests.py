@@ -1,0 +1,197 @@
+"""Contest rules as tables: C2-C7, S3, S6-S8, R6, named by rule ID."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import act, char, of, play_data
+
+
+def contest(events, defender=None):
+    cs = of(events, "contest")
+    if defender is not None:
+        cs = [c for c in cs if defender in c.data["defenders"]]
+    assert len(cs) == 1, [c.text for c in cs]
+    return cs[0].data
+
+
+# (name, a skills, b skills, a intent, b intent, expected (a value, b value, winner, loser losses))
+C3_CASES = [
+    ("melee_vs_melee_higher_wins", {"Melee": 5}, {"Melee": 3}, "Melee", "Melee", ("b", 2)),
+    ("tie_nobody_hurt", {"Melee": 3}, {"Melee": 3}, "Melee", "Melee", (None, 0)),
+    ("press_vs_melee_matchup_S8", {"Press": 3}, {"Melee": 4}, "Press", "Melee", (None, 0)),
+    ("wrestle_vs_melee", {"Wrestle": 2}, {"Melee": 4}, "Wrestle", "Melee", ("a", 2)),
+]
+
+
+@pytest.mark.parametrize("name,sa,sb,ua,ub,expected", C3_CASES, ids=[c[0] for c in C3_CASES])
+def test_C3_mutual_reach_attacks_interfere(name, sa, sb, ua, ub, expected):
+    match, events = play_data(
+        [char("a", "x", skills=sa), char("b", "y", skills=sb)],
+        [[act("a", ua, "b"), act("b", ub, "a")]],
+    )
+    (c,) = of(events, "contest")
+    assert c.data["kind"] == "interfere"  # one contest, not two (C3)
+    loser, n = expected
+    losses = {e.data["who"]: e.data["n"] for e in of(events, "losses")}
+    assert losses == ({} if loser is None else {loser: n})
+
+
+def test_C3_tie_switch_both_succeed_still_no_losses():
+    _, events = play_data(
+        [char("a", "x", skills={"Melee": 3}), char("b", "y", skills={"Melee": 3})],
+        [[act("a", "Melee", "b"), act("b", "Melee", "a")]],
+        rules={"mutual_tie_both_succeed": True},
+    )
+    assert "both attacks succeed" in of(events, "no_effect")[0].text
+
+
+def test_C4_ranged_attacks_do_not_interfere():
+    _, events = play_data(
+        [char("a", "x", skills={"Shoot": 4}), char("b", "y", skills={"Shoot": 3})],
+        [[act("a", "Shoot", "b"), act("b", "Shoot", "a")]],
+    )
+    cs = of(events, "contest")
+    assert len(cs) == 2 and all(c.data["kind"] == "attack" for c in cs)
+    # each opposes the other's arrow with half its Shoot (C5): 4 vs 1 and 3 vs 2
+    losses = {e.data["who"]: e.data["n"] for e in of(events, "losses")}
+    assert losses == {"b": 3, "a": 1}
+
+
+def test_C5_block_full_against_chosen_half_against_others():
+    _, events = play_data(
+        [char("d", "x", skills={"Block": 4}), char("a1", "y", skills={"Melee": 3}), char("a2", "y", skills={"Press": 3})],
+        [[act("d", "Block", "a1"), act("a1", "Melee", "d"), act("a2", "Press", "d")]],
+    )
+    by_att = {c.data["attackers"][0]: c.data for c in of(events, "contest")}
+    assert by_att["a1"]["defense"]["value"] == 4 and not by_att["a1"]["defense"]["halved"]
+    assert by_att["a2"]["defense"]["value"] == 2 and by_att["a2"]["defense"]["halved"]
+    # Block never inflicts losses, even when it out-rates the attacker (C5)
+    assert [e.data["who"] for e in of(events, "losses")] == ["d"]
+
+
+def test_C5_exit_escape_talent_extends_block_to_more_attackers():
+    _, events = play_data(
+        [
+            char("d", "x", skills={"Block": 4, "Exit/Escape": 2}, talents={"Exit/Escape": 1}),
+            char("a1", "y", skills={"Melee": 3}),
+            char("a2", "y", skills={"Press": 3}),
+        ],
+        [[act("d", "Block", "a1"), act("a1", "Melee", "d"), act("a2", "Press", "d")]],
+    )
+    assert all(c.data["defense"]["value"] == 4 for c in of(events, "contest"))
+    assert not of(events, "losses")
+
+
+def test_C5_group_is_one_threat_for_block():
+    _, events = play_data(
+        [char("d", "x", skills={"Dodge": 4}), char("a1", "y", skills={"Melee": 3}), char("a2", "y", skills={"Melee": 2})],
+        [[act("d", "Dodge", "a2"), act("a1", "Melee", "d"), act("a2", "Melee", "d")]],
+    )
+    c = contest(events)
+    assert c["attack"]["value"] == 4  # Melee 3 + group of 2 (S7)
+    assert c["defense"]["value"] == 4 and not c["defense"]["halved"]  # chose a2: blocks the whole group
+
+
+def test_C5_idle_item_and_technology_are_undefended():
+    _, events = play_data(
+        [
+            char("a", "x", skills={"Melee": 3}),
+            char("idle", "y", skills={"Block": 5}),
+            char("potion", "y", skills={"Block": 5}),
+            char("tinker", "y", skills={"Machinery": 5}),
+        ],
+        [[act("a", "Melee", "idle")], [act("a", "Melee", "potion"), act("potion", "item", item="concentration")],
+         [act("a", "Melee", "tinker"), act("tinker", "Machinery")]],
+    )
+    assert [c.data["defense"]["value"] for c in of(events, "contest")] == [0, 0, 0]
+
+
+def test_C5_other_skill_defense_zero_switch():
+    _, events = play_data(
+        [char("a", "x", skills={"Melee": 3}), char("b", "y", skills={"Perception": 4})],
+        [[act("a", "Melee", "b"), act("b", "Perception")]],
+        rules={"other_skill_defense": "zero"},
+    )
+    assert contest(events)["defense"]["value"] == 0
+
+
+def test_C6_exit_talent_shrinks_attacking_group():
+    chars = [char("d", "x", skills={"Exit/Escape": 3}, talents={"Exit/Escape": 2})]
+    chars += [char(f"k{i}", "y", skills={"Shoot": 2}) for i in range(4)]
+    _, events = play_data(chars, [[act("d", "Exit")] + [act(f"k{i}", "Shoot", "d") for i in range(4)]])
+    c = contest(events)
+    assert c["attack"]["group_size"] == 2 and c["attack"]["group"] == 1  # 4 - 2 members counted (C6)
+
+
+def test_C7_secondary_targets_at_minus_one():
+    _, events = play_data(
+        [char("m", "x", skills={"Melee": 4}, talents={"Melee/Press": 1}), char("f1", "y"), char("f2", "y")],
+        [[act("m", "Melee", "f1", also=["f2"])]],
+    )
+    vals = {c.data["defenders"][0]: (c.data["kind"], c.data["attack"]["value"]) for c in of(events, "contest")}
+    assert vals == {"f1": ("attack", 4), "f2": ("secondary", 3)}
+
+
+def test_S7_members_rated_zero_do_not_count():
+    _, events = play_data(
+        [char("t", "x"), char("a", "y", skills={"Melee": 3}), char("z", "y")],
+        [[act("a", "Melee", "t"), act("z", "Melee", "t")]],
+    )
+    c = contest(events)
+    assert c["attack"]["group"] == 0 and c["attack"]["value"] == 3
+
+
+@pytest.mark.parametrize("size,bonus", [(1, 0), (2, 1), (3, 2), (4, 2), (5, 3), (7, 3)])
+def test_S7_group_table(size, bonus):
+    chars = [char("t", "x")] + [char(f"a{i}", "y", skills={"Shoot": 2}) for i in range(size)]
+    _, events = play_data(chars, [[act(f"a{i}", "Shoot", "t") for i in range(size)]])
+    assert contest(events)["attack"]["value"] == 2 + bonus
+
+
+def test_S6_situational_clamped_but_matchup_and_equipment_are_not():
+    _, events = play_data(
+        [
+            char("a", "x", skills={"Press": 3}, equipment=[{"name": "lance", "skill": "Press", "bonus": 2}]),
+            char("b", "y", skills={"Melee": 3}),
+        ],
+        [[act("a", "Press", "b", modifiers=[{"value": 2, "reason": "charge"}, {"value": 2, "reason": "high"}]),
+          act("b", "Melee", "a")]],
+    )
+    c = contest(events)
+    a = c["attack"] if c["attackers"] == ["a"] else c["defense"]
+    assert a["situational_net"] == 2 and a["value"] == 3 + 2 + 2 + 1
+
+
+def test_S8_provoke_vs_press_switch():
+    data = ([char("p", "x", skills={"Provoke": 3}), char("q", "y", skills={"Press": 3})],
+            [[act("p", "Provoke", "q"), act("q", "Press", "p")]])
+    _, on = play_data(*data)
+    _, off = play_data(*data, rules={"matchup_provoke_vs_press": False})
+    assert {e.data["who"]: e.data["n"] for e in of(on, "losses")} == {"q": 2}
+    assert not of(off, "losses")
+
+
+def test_S3_acrobatics_talent_helps_exit():
+    _, events = play_data(
+        [char("r", "x", skills={"Exit": 3, "Acrobatics": 5}, talents={"Acrobatics/Climb": 5}),
+         char("s", "y", skills={"Shoot": 6})],
+        [[act("r", "Exit"), act("s", "Shoot", "r")]],
+    )
+    assert contest(events)["defense"]["talent"] == 2 and contest(events)["defense"]["value"] == 5
+
+
+def test_R6_block_dodge_talent_reduces_missiles():
+    _, events = play_data(
+        [char("h", "x", skills={"Dodge": 3, "Melee": 3}, talents={"Block/Dodge": 2}), char("s", "y", skills={"Shoot": 5})],
+        [[act("s", "Shoot", "h")]],
+    )
+    assert contest(events)["attack"]["value"] == 3
+
+
+def test_C5_defense_inflicts_losses_switch():
+    chars = [char("a", "x", skills={"Melee": 2}), char("b", "y", skills={"Melee": 6}), char("c", "x")]
+    turns = [[act("a", "Melee", "b"), act("b", "Melee", "c")]]
+    _, default = play_data(chars, turns)
+    assert "a" not in {e.data["who"] for e in of(default, "losses")}
+    _, switched = play_data(chars, turns, rules={"defense_inflicts_losses": True})
+    assert {e.data["who"]: e.data["n"] for e in of(switched, "losses")}["a"] == 1  # 3 (half of 6) - 2
