@@ -40,7 +40,8 @@ class Roll:
 
 
 class DiceEngine(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def check(self, rating: Rating, target: int, rng: random.Random) -> Roll:
         """Uncontested use against a target number (C1)."""

@@ -236,7 +236,7 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
         if not e:
             continue
         r.unknown(e, {"name", "skill", "bonus", "quality"}, where)
-        pair = r.pair(e.get("skill"), f"{where}.skill")
+        eq_pair = r.pair(e.get("skill"), f"{where}.skill")
         bonus = e.get("bonus")
         quality = e.get("quality")
         if bonus is None and quality is not None:
@@ -248,8 +248,8 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
         if isinstance(bonus, bool) or bonus not in (1, 2):
             r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {bonus!r}", "use bonus = 1 or 2")
             continue
-        if pair:
-            equipment.append(Equipment(str(e.get("name", "item")), pair, int(bonus)))
+        if eq_pair:
+            equipment.append(Equipment(str(e.get("name", "item")), eq_pair, int(bonus)))
     tns: dict[str, int] = {}
     for name, value in r.table(t.get("observe_tn", {}), f"{place}.observe_tn").items():
         try:
