@@ -60,6 +60,25 @@ class Character:
         best = max((e for e in self.equipment if e.skill == pair), key=lambda e: e.bonus, default=None)
         return (best.bonus, best.name) if best else (0, "")
 
+    def experience(self) -> int:
+        """Rule S4: the sum of all skill and talent ratings, minus the 40 points of a new PC."""
+        return sum(self.skills.values()) + sum(self.talents.values()) - 40
+
+    def new_pc_problems(self) -> list[str]:
+        """Rule S4: what keeps this sheet from being a legal new PC (empty when it is one)."""
+        problems = []
+        if sum(self.skills.values()) != 40:
+            problems.append(f"spends {sum(self.skills.values())} points, a new PC spends 40")
+        fives = [p for p, v in self.skills.items() if v == 5]
+        if len(fives) > 1:
+            problems.append(f"has {len(fives)} ratings of 5 ({', '.join(fives)}), at most one is allowed")
+        high = [p for p, v in self.skills.items() if v > 5]
+        if high:
+            problems.append(f"rates {', '.join(high)} above 5")
+        if any(self.talents.values()):
+            problems.append("has talents; a new PC has none")
+        return problems
+
     def defeat_threshold(self) -> int:
         """Rule L3: major losses at which the character is defeated."""
         return 2 + self.talent("Wrestle/Disarm")
