@@ -1,0 +1,63 @@
+"""NPC and simulation tactics: `Brain(encounter).decide(state, rng)` -> one legal Intent per character.
+
+Pure: the encounter, the state and the match's own random.Random come in; intents go out through the
+same door as the UI's (validate_intent). A tactic's idea that the rules refuse is retried without its
+destination, then dropped (the character stays idle) — never passed on illegal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from battlemat.ai.tactics import TACTICS
+from battlemat.ai.view import Memory, View
+from battlemat.core.encounter import Encounter
+from battlemat.core.errors import IllegalIntent
+from battlemat.core.intents import Intent
+from battlemat.core.resolver import validate_intent
+from battlemat.core.state import MatchState
+from battlemat.types import CharId
+
+__all__ = ["TACTICS", "Brain"]
+
+
+class Brain:
+    """The AI of one match: tactics per character plus their memory between turns."""
+
+    def __init__(self, enc: Encounter) -> None:
+        self.enc = enc
+        self.memory = Memory()
+
+    def tactic_name(self, cid: CharId) -> str:
+        return self.enc.by_id[cid].ai or "default"
+
+    def decide(self, state: MatchState, rng: random.Random, who: Iterable[CharId] | None = None) -> list[Intent]:
+        ids = [c.id for c in self.enc.characters] if who is None else list(who)
+        out: list[Intent] = []
+        for cid in ids:
+            if not state[cid].active:
+                continue
+            view = View(self.enc, state, self.enc.by_id[cid], rng, self.memory)
+            idea = TACTICS[self.tactic_name(cid)](view)
+            intent = self._legal(state, idea)
+            if intent is not None:
+                out.append(intent)
+                if intent.target and self.enc.rules.halves[intent.use].act == "attack":
+                    self.memory.last_target[cid] = intent.target
+        return out
+
+    def _legal(self, state: MatchState, idea: Intent | None) -> Intent | None:
+        if idea is None:
+            return None
+        try:
+            return validate_intent(self.enc, state, idea)
+        except IllegalIntent:
+            pass
+        if idea.to is not None or idea.path:
+            still = Intent(idea.who, idea.use, idea.target, idea.also, idea.modifiers, share=idea.share, item=idea.item)
+            try:
+                return validate_intent(self.enc, state, still)
+            except IllegalIntent:
+                return None
+        return None

@@ -22,6 +22,20 @@ RATING_NAMES = {
 
 
 @dataclass(frozen=True)
+class ScriptStep:
+    """One step of a scripted NPC (ai = "scripted"): use a skill half until a condition holds
+    (target_major, target_defeated, own_major) or for a number of turns; the last step repeats."""
+
+    use: str
+    until: str = ""
+    turns: int = 0
+    target: str = ""
+
+
+SCRIPT_CONDITIONS = ("", "target_major", "target_defeated", "own_major")
+
+
+@dataclass(frozen=True)
 class Equipment:
     """A notable item boosting one skill pair while in use (rule S5)."""
 
@@ -48,6 +62,7 @@ class Character:
     observe_tn: Mapping[str, int] = field(default_factory=lambda: _frozen(None))  # half -> TN (O1)
     at: XY | None = None
     ai: str = ""
+    script: tuple[ScriptStep, ...] = ()
 
     def base(self, pair: str) -> int:
         return self.skills.get(pair, 0)

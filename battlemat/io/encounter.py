@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from battlemat.core.character import Character, Equipment
+from battlemat.core.character import SCRIPT_CONDITIONS, Character, Equipment, ScriptStep
 from battlemat.core.dice import engine_names
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
@@ -25,7 +25,7 @@ from battlemat.io.rules_file import load_rules
 
 _ENCOUNTER_KEYS = {"title", "seed", "dice", "map"}
 _CHAR_KEYS = {
-    "id", "name", "side", "skills", "talents", "equipment", "kind", "fragile", "deadly", "observe_tn", "at", "ai",
+    "id", "name", "side", "skills", "talents", "equipment", "kind", "fragile", "deadly", "observe_tn", "at", "ai", "script",
 }
 _INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item"}
 AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default")
@@ -265,6 +265,24 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
     ai = r.typed(t, "ai", str, place, "")
     if ai and ai not in AI_NAMES:
         r.bad(f"{place}.ai", f"unknown tactics {ai!r}", f"use one of: {', '.join(AI_NAMES)}")
+    script: list[ScriptStep] = []
+    raw_script = r.typed(t, "script", list, place, [])
+    for si, rs in enumerate(raw_script):
+        where = f"{place}.script[{si}]"
+        st = r.table(rs, where)
+        if not st:
+            continue
+        r.unknown(st, {"use", "until", "turns", "target"}, where)
+        try:
+            use = r.rules.half(str(st.get("use", ""))).name
+        except RulesError as exc:
+            r.bad(f"{where}.use", str(exc), 'name a skill half, e.g. use = "Melee"')
+            continue
+        until = r.typed(st, "until", str, where, "")
+        if until not in SCRIPT_CONDITIONS:
+            r.bad(f"{where}.until", f"unknown condition {until!r}", f"use one of: {', '.join(SCRIPT_CONDITIONS[1:])}")
+        turns = r.typed(st, "turns", int, where, 0)
+        script.append(ScriptStep(use, until, max(0, turns), r.typed(st, "target", str, where, "")))
     return Character(
         id=cid,
         name=r.typed(t, "name", str, place, cid),
@@ -278,6 +296,7 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
         observe_tn=tns,
         at=at,
         ai=ai,
+        script=tuple(script),
     )
 
 

@@ -1,0 +1,243 @@
+"""NPC tactics: pure policies that turn a View into one Intent (the same door as the UI).
+
+Chosen per character by `ai =` in the encounter. Each tactic is a plain function; `TACTICS` maps
+names to them. A tactic may return None (stand idle). Whatever it returns is checked by the
+resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal idea never reaches play.
+
+- brawler: closes in; Press when it can charge, Melee when already adjacent (Melee is sticky, M6).
+- archer: keeps its distance and shoots what it sees (R1, R4); when engaged it throws or steps away.
+- skirmisher: hides first (Stealth, O4), provokes chargers (Provoke +2 vs Press, S8), flanks (R5).
+- guardian: holds the foe nearest its weakest ally with sticky Melee, else blocks its strongest foe.
+- coward: fights like a brawler until it has a major loss, then uses Exit.
+- observer: opens with Perception or Lore on the strongest foe and shouts it (O1, O6), then brawls.
+- scripted: follows the character's `script` steps (e.g. the Lizard: Melee until its prey has a major
+  loss, then one Press, then Melee again).
+- default: archer when its Shoot beats its Melee/Press, brawler otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from battlemat.ai.view import View
+from battlemat.core.character import Character
+from battlemat.core.intents import Intent
+from battlemat.types import XY
+
+Tactic = Callable[[View], Intent | None]
+
+
+def _toward(v: View, use: str, target: Character, want_adjacent: bool = True) -> XY | None:
+    """The reachable square closest to `target` (adjacent if possible); None to stay put."""
+    dests = v.destinations(use, target.id)
+    goal = v.at(target)
+    if not dests or goal is None or v.board is None:
+        return None
+    from battlemat.core.geometry import distance
+
+    diag = v.enc.rules.switch("diagonals")
+
+    def score(sq: XY) -> tuple[int, int, XY]:
+        d = distance(v.board, sq, goal, diag)
+        return (abs(d - 1) if want_adjacent else -d, dests[sq], sq)
+
+    best = min(dests, key=score)
+    return None if best == v.at(v.me) else best
+
+
+def _away(v: View, use: str, foes: list[Character]) -> XY | None:
+    dests = v.destinations(use)
+    if not dests or v.board is None:
+        return None
+    from battlemat.core.geometry import distance
+
+    diag = v.enc.rules.switch("diagonals")
+    spots = [v.at(f) for f in foes if v.at(f) is not None]
+
+    def score(sq: XY) -> tuple[int, int, XY]:
+        near = min((distance(v.board, sq, s, diag) for s in spots), default=0)  # type: ignore[arg-type]
+        return (-near, dests[sq], sq)
+
+    best = min(dests, key=score)
+    return None if best == v.at(v.me) else best
+
+
+def brawler(v: View) -> Intent | None:
+    foe = v.nearest(v.enemies())
+    if foe is None:
+        return None
+    melee, press = v.my("Melee"), v.my("Press")
+    if v.board is not None:
+        if v.adjacent(v.me, foe):
+            use = "Melee" if melee >= press or v.memory.last_target.get(v.me.id) == foe.id else "Press"
+            return Intent(v.me.id, use, foe.id)
+        use = "Press" if press > 0 else "Melee"
+        return Intent(v.me.id, use, foe.id, to=_toward(v, use, foe))
+    # Without a map everyone is in reach: charge a fresh foe, then mostly stand and trade blows (sticky).
+    engaged = v.memory.last_target.get(v.me.id) == foe.id
+    use = "Melee" if (engaged and melee >= press and v.rng.random() < 0.7) or press == 0 else "Press"
+    if max(melee, press) == 0:
+        return _best_any(v, foe)
+    return Intent(v.me.id, use, foe.id)
+
+
+def archer(v: View) -> Intent | None:
+    foes = v.enemies()
+    if not foes:
+        return None
+    shoot, throw = v.my("Shoot"), v.my("Throw")
+    if shoot == 0 and throw == 0:
+        return brawler(v)
+    engaged = [f for f in foes if v.board is not None and v.adjacent(v.me, f)]
+    if engaged:
+        foe = max(engaged, key=v.threat)
+        if throw > 0:
+            return Intent(v.me.id, "Throw", foe.id)  # R2: Throw is allowed when engaged
+        dodge = "Dodge" if v.my("Dodge") >= v.my("Exit") else "Exit"
+        if dodge == "Exit" and v.board is None:
+            dodge = "Dodge"
+        return Intent(v.me.id, dodge, foe.id if dodge == "Dodge" else None, to=_away(v, dodge, engaged))
+    visible = [f for f in foes if v.sees(v.me, f)[0]]
+    if visible:
+        foe = min(visible, key=lambda f: (v.sees(v.me, f)[1], v.distance(v.me, f), -v.threat(f)))
+        return Intent(v.me.id, "Shoot" if shoot >= throw else "Throw", foe.id)
+    foe = v.nearest(foes)
+    assert foe is not None
+    return Intent(v.me.id, "Throw" if throw else "Dodge", foe.id, to=_toward(v, "Dodge", foe, want_adjacent=False))
+
+
+def skirmisher(v: View) -> Intent | None:
+    foe = v.nearest(v.enemies())
+    if foe is None:
+        return None
+    if v.my("Stealth") >= 3 and v.me.id not in v.memory.opened and not v.adjacent(v.me, foe):
+        v.memory.opened.add(v.me.id)
+        return Intent(v.me.id, "Stealth", foe.id)
+    if v.my("Provoke") > 0 and v.rating(foe, "Press") >= v.rating(foe, "Melee") and v.adjacent(v.me, foe):
+        return Intent(v.me.id, "Provoke", foe.id)
+    flank = _flank_square(v, foe)
+    if flank is not None:
+        use = "Press" if v.my("Press") >= v.my("Melee") else "Melee"
+        return Intent(v.me.id, use, foe.id, to=flank)
+    return brawler(v)
+
+
+def _flank_square(v: View, foe: Character) -> XY | None:
+    """R5: a reachable square next to `foe` opposite an ally already next to it."""
+    goal = v.at(foe)
+    if v.board is None or goal is None:
+        return None
+    dests = v.destinations("Press", foe.id)
+    for ally in v.allies():
+        pa = v.at(ally)
+        if pa is None or not v.adjacent(ally, foe):
+            continue
+        opposite = (2 * goal[0] - pa[0], 2 * goal[1] - pa[1])
+        if opposite in dests:
+            return opposite
+    return None
+
+
+def guardian(v: View) -> Intent | None:
+    foes = v.enemies()
+    if not foes:
+        return None
+    allies = v.allies()
+    if allies:
+        weakest = max(allies, key=lambda a: (v.state[a.id].losses, -v.enc.characters.index(a)))
+        menacing = [f for f in foes if v.adjacent(f, weakest)]
+        if menacing and v.my("Melee") > 0:
+            foe = max(menacing, key=v.threat)
+            return Intent(v.me.id, "Melee", foe.id, to=None if v.adjacent(v.me, foe) else _toward(v, "Melee", foe))
+    foe = max(foes, key=lambda f: (v.threat(f), -v.distance(v.me, f)))
+    block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    if v.my(block) == 0:
+        return brawler(v)
+    return Intent(v.me.id, block, foe.id)
+
+
+def coward(v: View) -> Intent | None:
+    if v.st.major > 0 and v.my("Exit") >= 0:
+        foes = v.enemies()
+        return Intent(v.me.id, "Exit", to=_away(v, "Exit", foes))
+    return brawler(v)
+
+
+def observer(v: View) -> Intent | None:
+    foes = v.enemies()
+    if not foes:
+        return None
+    if v.me.id not in v.memory.opened:
+        v.memory.opened.add(v.me.id)
+        strongest = max(foes, key=lambda f: (v.threat(f), -v.enc.characters.index(f)))
+        use = "Perception" if v.my("Perception") >= v.my("Lore") else "Lore"
+        if v.my(use) > 0:
+            return Intent(v.me.id, use, strongest.id, share=True)
+    return default(v)
+
+
+def scripted(v: View) -> Intent | None:
+    """Follow the character's script; each step is (use, until, turns). Conditions are read from
+    the state: target_major (the prey has a major loss), target_defeated, own_major."""
+    steps = v.me.script
+    if not steps:
+        return default(v)
+    i = min(v.memory.step.get(v.me.id, 0), len(steps) - 1)
+    while True:
+        step = steps[i]
+        done_turns = v.memory.step_turns.get(v.me.id, 0)
+        foe_id = step.target or v.memory.last_target.get(v.me.id)
+        foe = v.enc.by_id.get(foe_id) if foe_id else None
+        if foe is None or not v.state[foe.id].active:
+            foe = v.nearest(v.enemies())
+        if foe is None:
+            return None
+        finished = (step.turns and done_turns >= step.turns) or _met(v, step.until, foe)
+        if finished and i < len(steps) - 1:
+            i += 1
+            v.memory.step[v.me.id] = i
+            v.memory.step_turns[v.me.id] = 0
+            continue
+        break
+    v.memory.step_turns[v.me.id] = v.memory.step_turns.get(v.me.id, 0) + 1
+    half = v.enc.rules.halves[step.use]
+    if half.act in ("attack", "observe", "hide", "defend"):
+        return Intent(v.me.id, step.use, foe.id, to=_toward(v, step.use, foe))
+    return Intent(v.me.id, step.use)
+
+
+def _met(v: View, until: str, foe: Character) -> bool:
+    if until == "target_major":
+        return v.state[foe.id].major > 0
+    if until == "target_defeated":
+        return not v.state[foe.id].active
+    if until == "own_major":
+        return v.st.major > 0
+    return False
+
+
+def _best_any(v: View, foe: Character) -> Intent | None:
+    options = [(v.my(h), h) for h in ("Melee", "Press", "Wrestle", "Shoot", "Throw", "Provoke", "Wonder")]
+    rating, half = max(options)
+    if rating == 0:
+        block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+        return Intent(v.me.id, block, foe.id) if v.my(block) else None
+    return Intent(v.me.id, half, foe.id, to=_toward(v, half, foe))
+
+
+def default(v: View) -> Intent | None:
+    if max(v.my("Shoot"), v.my("Throw")) > max(v.my("Melee"), v.my("Press")):
+        return archer(v)
+    return brawler(v)
+
+
+TACTICS: dict[str, Tactic] = {
+    "brawler": brawler,
+    "archer": archer,
+    "skirmisher": skirmisher,
+    "guardian": guardian,
+    "coward": coward,
+    "observer": observer,
+    "scripted": scripted,
+    "default": default,
+}

@@ -1,0 +1,128 @@
+"""What one character can see when it decides: foes, friends, ratings, distances, reach.
+
+Pure helpers over the encounter and the state; tactics (battlemat.ai.tactics) read only this.
+With a board, distances, adjacency and sight come from battlemat.core.geometry and destinations
+from the same movement queries the resolver and the UI use; without one, everyone is in reach.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from battlemat.core.character import Character
+from battlemat.core.encounter import Encounter
+from battlemat.core.state import CharacterState, MatchState
+from battlemat.types import XY, CharId
+
+
+@dataclass
+class Memory:
+    """Per-match notes a character's tactics keep between turns (script progress, openings)."""
+
+    step: dict[CharId, int] = field(default_factory=dict)
+    step_turns: dict[CharId, int] = field(default_factory=dict)
+    opened: set[CharId] = field(default_factory=set)
+    last_target: dict[CharId, CharId] = field(default_factory=dict)
+
+
+@dataclass
+class View:
+    enc: Encounter
+    state: MatchState
+    me: Character
+    rng: random.Random
+    memory: Memory
+
+    # -- who is who ------------------------------------------------------------------------------
+    @property
+    def st(self) -> CharacterState:
+        return self.state[self.me.id]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def board(self) -> Any:
+        return self.enc.board
+
+    def enemies(self) -> list[Character]:
+        return [c for c in self.enc.characters if c.side != self.me.side and self.state[c.id].active]
+
+    def allies(self) -> list[Character]:
+        return [c for c in self.enc.characters
+                if c.side == self.me.side and c.id != self.me.id and self.state[c.id].active]
+
+    # -- numbers ---------------------------------------------------------------------------------
+    def rating(self, c: Character, half: str) -> int:
+        """Base + equipment, less major-loss penalties: what a planner can count on (S2, S5, L5)."""
+        rules = self.enc.rules
+        pair = rules.halves[half].pair
+        penalty = self.state[c.id].major if rules.switch("major_loss_penalty") == "skills" else 0
+        return max(0, c.base(pair) + c.equipment_bonus(pair)[0] - penalty)
+
+    def my(self, half: str) -> int:
+        return self.rating(self.me, half)
+
+    def threat(self, c: Character) -> int:
+        """How dangerous a foe looks: its best attack rating."""
+        return max(self.rating(c, h) for h in ("Melee", "Press", "Shoot", "Throw", "Wrestle"))
+
+    # -- space -----------------------------------------------------------------------------------
+    def at(self, c: Character | CharId) -> XY | None:
+        cid = c if isinstance(c, str) else c.id
+        return self.state[cid].at
+
+    def distance(self, a: Character, b: Character) -> int:
+        pa, pb = self.at(a), self.at(b)
+        if self.board is None or pa is None or pb is None:
+            return 1
+        from battlemat.core.geometry import distance
+
+        return distance(self.board, pa, pb, self.enc.rules.switch("diagonals"))
+
+    def adjacent(self, a: Character, b: Character) -> bool:
+        pa, pb = self.at(a), self.at(b)
+        if self.board is None or pa is None or pb is None:
+            return True
+        from battlemat.core.geometry import adjacent
+
+        return adjacent(self.board, pa, pb)
+
+    def sees(self, a: Character, b: Character) -> tuple[bool, int]:
+        pa, pb = self.at(a), self.at(b)
+        if self.board is None or pa is None or pb is None:
+            return True, 0
+        from battlemat.core.geometry import sight
+
+        seen, cover, _ = sight(self.board, pa, pb)
+        return seen, cover
+
+    def nearest(self, foes: list[Character]) -> Character | None:
+        """A foe to go for: among the closest (within one square of the closest), keep last turn's
+        target three times in four, else pick at random, favouring the wounded. The match's rng makes
+        simulated fights vary even in diceless play, and the same seed repeats them exactly."""
+        if not foes:
+            return None
+        dist = {c.id: self.distance(self.me, c) for c in foes}
+        close = [c for c in foes if dist[c.id] <= min(dist.values()) + 1]
+        last = self.memory.last_target.get(self.me.id)
+        keep = [c for c in close if c.id == last]
+        if keep and self.rng.random() < 0.75:
+            return keep[0]
+        weights = [1 + self.state[c.id].losses for c in close]
+        return self.rng.choices(close, weights=weights)[0]
+
+    def destinations(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
+        """Squares `me` may end on this turn using `use` (cost by square); empty without a board."""
+        if self.board is None or self.at(self.me) is None:
+            return {}
+        try:
+            from battlemat.core.movement import reach_for  # type: ignore[attr-defined]
+        except ImportError:
+            return {}
+        result = reach_for(self.enc, self.state, self.me.id, use, target)
+        return result.reachable

@@ -1,0 +1,94 @@
+"""Batch execution: in-process, a process pool on one machine, or an existing Dask cluster.
+
+Work is cut into chunks of run indices; every run's seed depends only on (batch seed, index)
+(runner.run_seed) and results are put back in index order, so the numbers are identical whatever
+the backend or the number of workers. Workers load the encounter from its path once per process:
+encounters hold read-only mappings that are cheaper to re-read than to pickle, and a Dask cluster
+needs the files at the same path on its workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+from battlemat.core.encounter import Encounter
+from battlemat.sim.runner import RunResult, play_one
+
+Progress = Callable[[int], None]  # called with the number of runs just finished
+
+_CACHE: dict[str, Encounter] = {}
+
+
+def _encounter(path: str) -> Encounter:
+    enc = _CACHE.get(path)
+    if enc is None:
+        from battlemat.io.encounter import load_encounter
+
+        enc = _CACHE[path] = load_encounter(path)
+    return enc
+
+
+def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> list[RunResult]:
+    """Play the runs `indices` of a batch. Top-level so process pools and Dask can ship it."""
+    enc = _encounter(path)
+    return [play_one(enc, i, seed, dice, max_turns) for i in indices]
+
+
+def chunks(runs: int, workers: int) -> list[list[int]]:
+    size = max(1, min(100, runs // max(1, workers * 8)))
+    return [list(range(i, min(runs, i + size))) for i in range(0, runs, size)]
+
+
+def run_batch(
+    path: str,
+    runs: int,
+    seed: int,
+    dice: str | None,
+    max_turns: int,
+    workers: int = 1,
+    dask_scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> list[RunResult]:
+    tick = progress or (lambda n: None)
+    parts = chunks(runs, workers)
+    if dask_scheduler:
+        done = _dask(path, parts, seed, dice, max_turns, dask_scheduler)
+    elif workers <= 1:
+        done = (run_chunk(path, part, seed, dice, max_turns) for part in parts)
+    else:
+        done = _processes(path, parts, seed, dice, max_turns, workers)
+    results: list[RunResult | None] = [None] * runs
+    for batch in done:
+        for r in batch:
+            results[r.index] = r
+        tick(len(batch))
+    assert all(r is not None for r in results)
+    return results  # type: ignore[return-value]
+
+
+def _processes(
+    path: str, parts: list[list[int]], seed: int, dice: str | None, max_turns: int, workers: int
+) -> Iterator[list[RunResult]]:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(run_chunk, path, part, seed, dice, max_turns) for part in parts]
+        for fut in as_completed(futures):
+            yield fut.result()
+
+
+def _dask(
+    path: str, parts: list[list[int]], seed: int, dice: str | None, max_turns: int, address: str
+) -> Iterator[list[RunResult]]:
+    try:
+        from distributed import Client
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        from battlemat.core.errors import BattlematError
+
+        raise BattlematError(
+            "--dask-scheduler needs Dask: pip install 'battlemat[dask]' (dask[distributed])"
+        ) from exc
+    with Client(address, set_as_default=False) as client:
+        futures = client.map(run_chunk, [path] * len(parts), parts, seed=seed, dice=dice, max_turns=max_turns,
+                             pure=False)
+        for fut in futures:  # in submission order; results land by index anyway
+            yield fut.result()

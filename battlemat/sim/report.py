@@ -1,0 +1,182 @@
+"""The simulation report: PNG figures (matplotlib, Agg) and report.json with every number.
+
+- win_rates.png: each side's win rate with its 95% Wilson interval (and the undecided share);
+- turns.png: how long combats last, with the median and quartiles marked;
+- characters.png: how often each character is defeated or flees;
+- defeats_map.png, stops_map.png: heat over the rendered map of where characters were defeated
+  and where moves were cut short (only for encounters with a map).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from battlemat.core.encounter import Encounter
+from battlemat.sim.stats import Summary
+
+SIDE_COLOURS = ("#3b6fb6", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#566573")
+
+
+def _plt():  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "axes.titleweight": "bold",
+                         "axes.spines.top": False, "axes.spines.right": False})
+    return plt
+
+
+def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | None = None) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    files = [_win_rates(s, out / "win_rates.png"), _turns(s, out / "turns.png"), _characters(s, out / "characters.png")]
+    map_path = None
+    if enc.map and encounter_path is not None:
+        map_path = (encounter_path.parent / enc.map).resolve()
+    if enc.board is not None:
+        files.append(_heat(enc, s.defeat_heat, map_path, out / "defeats_map.png",
+                           f"Where characters were defeated ({int(s.defeat_heat.sum())} defeats in {s.runs} combats)"))
+        files.append(_heat(enc, s.stop_heat, map_path, out / "stops_map.png",
+                           f"Where moves were cut short ({int(s.stop_heat.sum())} stops in {s.runs} combats)"))
+    report = out / "report.json"
+    report.write_text(json.dumps(s.to_json(), indent=2))
+    files.append(report)
+    return files
+
+
+def _win_rates(s: Summary, path: Path) -> Path:
+    plt = _plt()
+    labels = [side.side for side in s.sides]
+    rates = [side.rate * 100 for side in s.sides]
+    lows = [(side.rate - side.low) * 100 for side in s.sides]
+    highs = [(side.high - side.rate) * 100 for side in s.sides]
+    colours = [SIDE_COLOURS[i % len(SIDE_COLOURS)] for i in range(len(labels))]
+    if s.undecided:
+        labels.append("undecided")
+        rates.append(s.undecided / s.runs * 100)
+        lows.append(0)
+        highs.append(0)
+        colours.append("#aaaaaa")
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.7 * len(labels)))
+    y = np.arange(len(labels))[::-1]
+    ax.barh(y, rates, xerr=[lows, highs], color=colours, capsize=6, height=0.6, error_kw={"elinewidth": 1.5})
+    for yi, r, hi in zip(y, rates, highs, strict=True):
+        if r > 80:  # inside the bar, in white, clear of the interval whisker
+            ax.text(r - hi - 2, yi, f"{r:.1f}%", va="center", ha="right", fontsize=11, color="white",
+                    fontweight="bold")
+        else:
+            ax.text(r + hi + 1.5, yi, f"{r:.1f}%", va="center", fontsize=11)
+    ax.set_yticks(y, labels)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("wins, % of combats (bars: 95% Wilson interval)")
+    ax.set_title(f"{s.title}: who wins ({s.runs} combats, dice {s.dice})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _turns(s: Summary, path: Path) -> Path:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    lo, hi = min(s.turns), max(s.turns)
+    counts, edges, _ = ax.hist(s.turns, bins=np.arange(lo - 0.5, hi + 1.5, 1), color="#5d6d7e", edgecolor="white")
+    if len(counts) <= 25:
+        for c, left in zip(counts, edges, strict=False):
+            if c:
+                ax.text(left + 0.5, c, str(int(c)), ha="center", va="bottom", fontsize=9, color="#333333")
+    ax.axvline(s.turns_median, color="#c0392b", lw=2, label=f"median {s.turns_median:g}")
+    ax.axvspan(s.turns_q1, s.turns_q3, color="#c0392b", alpha=0.12, label=f"quartiles {s.turns_q1:g}-{s.turns_q3:g}")
+    ax.set_xlabel("turns until one side is defeated or fled")
+    ax.set_ylabel("combats")
+    ax.set_title(f"{s.title}: length of combat")
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.legend(frameon=False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _characters(s: Summary, path: Path) -> Path:
+    plt = _plt()
+    names = [f"{c.name} ({c.side})" for c in s.chars]
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.42 * len(names)))
+    y = np.arange(len(names))[::-1]
+    defeated = [c.defeat_rate * 100 for c in s.chars]
+    fled = [c.fled_rate * 100 for c in s.chars]
+    ax.barh(y, defeated, color="#c0392b", height=0.6, label="defeated")
+    ax.barh(y, fled, left=defeated, color="#f5b041", height=0.6, label="fled")
+    for yi, c in zip(y, s.chars, strict=True):
+        ax.text(101, yi, f"{c.mean_losses:.1f} losses", va="center", fontsize=9, color="#444444")
+    ax.set_yticks(y, names)
+    ax.set_xlim(0, 118)
+    ax.set_xticks([0, 25, 50, 75, 100])
+    ax.set_xlabel("% of combats")
+    ax.set_title(f"{s.title}: fate of each character")
+    ax.legend(frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
+    ax.set_title(f"{s.title}: fate of each character", pad=26)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: Path, title: str) -> Path:
+    plt = _plt()
+    from matplotlib import colormaps
+
+    from battlemat.sim.render import board_sketch, render_map, square_centre
+
+    board = enc.board
+    assert board is not None and heat is not None
+    image = tmx = None
+    if map_path is not None and map_path.is_file():
+        try:
+            image, tmx = render_map(map_path)
+        except Exception:  # noqa: BLE001 - a picture problem must not lose the numbers
+            image = tmx = None
+    h, w = (image.shape[:2] if image is not None else (board.height * 24, board.width * 24))
+    fig, ax = plt.subplots(figsize=(min(12, max(6, w / 80)), min(10, max(4, h / 80)) + 0.6))
+    if image is not None:
+        ax.imshow(image, interpolation="nearest")
+        tw = tmx.tilewidth
+    else:
+        ax.imshow(board_sketch(board), interpolation="nearest", extent=(0, w, h, 0))
+        tw = 24
+    ys, xs = np.nonzero(heat)
+    if len(xs):
+        if tmx is not None:
+            centres = [square_centre(tmx, (int(x), int(y))) for x, y in zip(xs, ys, strict=True)]
+        else:
+            centres = [((x + 0.5) * tw, (y + 0.5) * tw) for x, y in zip(xs, ys, strict=True)]
+        from matplotlib.collections import PatchCollection
+        from matplotlib.patches import Rectangle, RegularPolygon
+
+        values = heat[ys, xs]
+        th = tmx.tileheight if tmx is not None else tw
+        if board.grid == "hex":
+            radius = min(tw, th) / 2 * 0.98
+            orient = 0.0 if board.stagger_axis != "x" else np.pi / 6
+            patches = [RegularPolygon(c, 6, radius=radius, orientation=orient) for c in centres]
+        else:
+            patches = [Rectangle((c[0] - tw / 2, c[1] - th / 2), tw, th) for c in centres]
+        sc = PatchCollection(patches, cmap=colormaps["inferno_r"], alpha=0.7, edgecolors="none")
+        sc.set_array(values.astype(float))
+        sc.set_clim(0, max(1, values.max()))
+        ax.add_collection(sc)
+        cb = fig.colorbar(sc, ax=ax, fraction=0.035, pad=0.02)
+        cb.set_label("count")
+    else:
+        ax.text(w / 2, h / 2, "none", ha="center", va="center", fontsize=20, color="#333333",
+                bbox={"facecolor": "white", "alpha": 0.8})
+    ax.set_title(title)
+    ax.set_axis_off()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

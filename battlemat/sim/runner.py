@@ -1,0 +1,86 @@
+"""Play one combat to the end with AI on every side, and boil its events down to a RunResult.
+
+Each run has its own seed, derived from the batch seed and the run's index, so a batch gives the
+same numbers however it is split between workers. The run's one random.Random drives both the
+tactics and the dice (DESIGN: one seeded random.Random per match).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from battlemat.ai import Brain
+from battlemat.core.encounter import Encounter
+from battlemat.core.events import Event
+from battlemat.core.match import Match
+from battlemat.types import XY, CharId
+
+# Event types that record a move cut short; their `rule` (or first rule ID) is the reason.
+STOP_TYPES = ("stopped", "collided", "hazard")
+
+
+def run_seed(batch_seed: int, index: int) -> int:
+    """A per-run seed that depends only on (batch seed, run index): the same in any process."""
+    return random.Random(f"battlemat/{batch_seed}/{index}").getrandbits(63)
+
+
+@dataclass
+class CharResult:
+    minor: int
+    major: int
+    defeated: bool
+    fled: bool
+
+
+@dataclass
+class RunResult:
+    index: int
+    seed: int
+    winner: str | None  # side left standing; None for a draw or the turn cap
+    turns: int
+    capped: bool
+    chars: dict[CharId, CharResult] = field(default_factory=dict)
+    losses_taken: dict[CharId, int] = field(default_factory=dict)
+    stop_reasons: Counter[str] = field(default_factory=Counter)
+    defeat_squares: list[XY] = field(default_factory=list)
+    stop_squares: list[XY] = field(default_factory=list)
+
+
+def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int) -> RunResult:
+    seed = run_seed(batch_seed, index)
+    match = Match(enc, seed=seed, dice=dice)
+    brain = Brain(enc)
+    result = RunResult(index, seed, None, 0, False)
+    while not match.outcome().over and match.state.turn <= max_turns:
+        intents = brain.decide(match.state, match.rng)
+        events = match.play(intents)
+        _digest(result, events, match)
+    out = match.outcome()
+    result.turns = match.state.turn - 1
+    result.capped = not out.over
+    result.winner = out.winner if out.over else None
+    result.chars = {
+        cid: CharResult(s.minor, s.major, s.defeated, s.fled) for cid, s in match.state.chars.items()
+    }
+    match.log.clear()
+    return result
+
+
+def _digest(result: RunResult, events: tuple[Event, ...], match: Match) -> None:
+    for ev in events:
+        if ev.type == "losses":
+            who = ev.data["who"]
+            result.losses_taken[who] = result.losses_taken.get(who, 0) + int(ev.data["n"])
+        elif ev.type == "defeated":
+            at = match.state[ev.data["who"]].at
+            if at is not None:
+                result.defeat_squares.append(tuple(at))  # type: ignore[arg-type]
+        elif ev.type in STOP_TYPES:
+            rule = str(ev.data.get("rule") or (ev.rules[0] if ev.rules else ev.type))
+            reason = str(ev.data.get("reason") or ev.type)
+            result.stop_reasons[f"{rule}: {reason}"] += 1
+            at = ev.data.get("at")
+            if isinstance(at, (list, tuple)) and len(at) == 2:
+                result.stop_squares.append((int(at[0]), int(at[1])))

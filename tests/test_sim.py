@@ -1,0 +1,77 @@
+"""Batch simulation: reproducible numbers whatever the backend, statistics, report files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import EXAMPLES, ROOT
+
+from battlemat.cli import main
+from battlemat.io.encounter import load_encounter
+from battlemat.sim.pool import run_batch
+from battlemat.sim.runner import run_seed
+from battlemat.sim.stats import summarise, wilson
+
+GALLERY = str(ROOT / "maps" / "art_gallery.toml")
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(0, 10)
+    assert lo == 0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson(50, 100)
+    assert (lo, hi) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
+
+
+def test_run_seed_depends_only_on_batch_seed_and_index():
+    assert run_seed(3, 7) == run_seed(3, 7)
+    assert len({run_seed(3, i) for i in range(100)}) == 100
+    assert run_seed(3, 7) != run_seed(4, 7)
+
+
+def fingerprint(results):
+    return [(r.index, r.seed, r.winner, r.turns, sorted(r.losses_taken.items())) for r in results]
+
+
+def test_same_seed_same_results_with_one_or_two_workers():
+    one = run_batch(GALLERY, 24, seed=9, dice="d6", max_turns=20, workers=1)
+    two = run_batch(GALLERY, 24, seed=9, dice="d6", max_turns=20, workers=2)
+    assert fingerprint(one) == fingerprint(two)
+    other = run_batch(GALLERY, 24, seed=10, dice="d6", max_turns=20, workers=1)
+    assert fingerprint(one) != fingerprint(other)
+
+
+def test_summary_numbers_add_up():
+    enc = load_encounter(GALLERY)
+    results = run_batch(GALLERY, 30, seed=1, dice=None, max_turns=20)
+    s = summarise(enc, results, 1, "none", 20)
+    assert sum(side.wins for side in s.sides) + s.undecided == 30
+    assert s.turns_q1 <= s.turns_median <= s.turns_q3
+    assert all(0 <= c.defeat_rate <= 1 for c in s.chars)
+
+
+def test_simulate_command_prints_summary_and_writes_report(tmp_path, capsys):
+    out = tmp_path / "rep"
+    assert main(["simulate", str(EXAMPLES / "fleeing_many_archers.toml"), "--runs", "20", "--seed", "2",
+                 "--dice", "d8", "--report", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Who wins" in text and "95%" in text and "Turns: median" in text
+    report = json.loads((out / "report.json").read_text())
+    assert report["runs"] == 20 and {s["side"] for s in report["sides"]} == {"heroes", "kobolds"}
+    for name in ("win_rates.png", "turns.png", "characters.png"):
+        assert (out / name).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_simulate_bad_input_exits_2(capsys):
+    assert main(["simulate", GALLERY, "--runs", "0"]) == 2
+    assert main(["simulate", GALLERY, "--dice", "d7"]) == 2
+    assert "unknown dice" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_gives_identical_results():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        on_dask = run_batch(GALLERY, 16, seed=4, dice="d6", max_turns=20, dask_scheduler=cluster.scheduler_address)
+    local = run_batch(GALLERY, 16, seed=4, dice="d6", max_turns=20, workers=1)
+    assert fingerprint(on_dask) == fingerprint(local)
