@@ -1,0 +1,82 @@
+"""Simulation speed (issue 6), as ratios measured in one run (never as timed tests).
+
+1. Full-rules combats per second of the default encounter, 1 worker vs 2 workers (goal: >= 1.8x).
+2. Full-rules combats per second vs a crude baseline on the same map: 8 tokens each doing a plain
+   networkx single_source_dijkstra_path_length(cutoff=4) and a random step, for 10 turns
+   (goal: ratio >= 1.0, so 10,000 runs take about a minute on 2 cores).
+
+Run: python bench/bench_sim.py [--runs N] [--repeats R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+import networkx as nx
+
+from battlemat.io.encounter import load_encounter
+from battlemat.sim.pool import run_batch
+
+ROOT = Path(__file__).resolve().parent.parent
+GALLERY = str(ROOT / "maps" / "art_gallery.toml")
+
+
+def crude_graph(board) -> nx.Graph:  # type: ignore[no-untyped-def]
+    g = nx.Graph()
+    for y in range(board.height):
+        for x in range(board.width):
+            if board.blocked[y, x] or board.pit[y, x]:
+                continue
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                nx_, ny = x + dx, y + dy
+                if 0 <= nx_ < board.width and 0 <= ny < board.height and not board.blocked[ny, nx_]:
+                    g.add_edge((x, y), (nx_, ny), weight=1.5 if dx and dy else 1.0)
+    return g
+
+
+def crude_combat(g: nx.Graph, rng: random.Random) -> None:
+    nodes = sorted(g.nodes)
+    tokens = rng.sample(nodes, 8)
+    for _ in range(10):
+        for i, t in enumerate(tokens):
+            dist = nx.single_source_dijkstra_path_length(g, t, cutoff=4)
+            tokens[i] = rng.choice(sorted(dist))
+
+
+def timed(fn) -> float:  # type: ignore[no-untyped-def]
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=400)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    enc = load_encounter(GALLERY)
+    n = args.runs
+    one = [timed(lambda: run_batch(GALLERY, n, seed=1, dice="d6", max_turns=30, workers=1)) for _ in range(args.repeats)]
+    two = [timed(lambda: run_batch(GALLERY, n, seed=1, dice="d6", max_turns=30, workers=2)) for _ in range(args.repeats)]
+    rate1, rate2 = n / statistics.median(one), n / statistics.median(two)
+    print(f"full rules, 1 worker : {rate1:8.1f} combats/s (median of {args.repeats} x {n})")
+    print(f"full rules, 2 workers: {rate2:8.1f} combats/s")
+    print(f"ratio 2 workers / 1 worker: {rate2 / rate1:.2f}  (goal >= 1.8)")
+    if enc.board is None:
+        print("the default encounter has no map: crude baseline skipped")
+        return
+    g = crude_graph(enc.board)
+    rng = random.Random(0)
+    m = max(50, n // 4)
+    crude = [timed(lambda: [crude_combat(g, rng) for _ in range(m)]) for _ in range(args.repeats)]
+    crude_rate = m / statistics.median(crude)
+    print(f"crude networkx loop   : {crude_rate:8.1f} combats/s (8 tokens x 10 turns, cutoff=4)")
+    print(f"ratio full rules (1 worker) / crude: {rate1 / crude_rate:.2f}  (goal >= 1.0)")
+
+
+if __name__ == "__main__":
+    main()
