@@ -219,7 +219,9 @@ def _met(v: View, until: str, foe: Character) -> bool:
 def _best_any(v: View, foe: Character) -> Intent | None:
     options = [(v.my(h), h) for h in ("Melee", "Press", "Wrestle", "Shoot", "Throw", "Provoke", "Wonder")]
     rating, half = max(options)
-    if rating == 0:
+    if rating == 0:  # nothing to fight with: flee if it can, else cover up
+        if v.my("Exit") > 0:
+            return Intent(v.me.id, "Exit", to=_away(v, "Exit", v.enemies()))
         block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
         return Intent(v.me.id, block, foe.id) if v.my(block) else None
     return Intent(v.me.id, half, foe.id, to=_toward(v, half, foe))
