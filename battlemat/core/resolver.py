@@ -17,8 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from battlemat.core import geometry, movement
+from battlemat.core.board import Hazard
 from battlemat.core.character import Character
 from battlemat.core.dice import DiceEngine, Roll
+from battlemat.core.elusion import elude
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.events import Event
@@ -26,7 +29,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier, Rating, talent_bonus
 from battlemat.core.rules import Half, Rules
 from battlemat.core.state import Advantage, CharacterState, MatchState
-from battlemat.types import CharId
+from battlemat.types import XY, CharId
 
 
 @dataclass(frozen=True)
@@ -115,11 +118,50 @@ def validate_intent(enc: Encounter, state: MatchState, intent: Intent) -> Intent
     for m in intent.modifiers:
         if m.value not in (-2, -1, 1, 2):
             raise IllegalIntent(who, f"a situational modifier is +-1 or +-2, not {m.value}", "S6", "modifiers")
+    if enc.board is not None and intent.moves:
+        _validate_move(enc, state, intent, use)
     if use == intent.use:
         return intent
     return Intent(
         who, use, intent.target, intent.also, intent.modifiers, intent.to, intent.path, intent.share, intent.item
     )
+
+
+def _xy(v: Sequence[int]) -> XY:
+    return (int(v[0]), int(v[1]))
+
+
+def _bare(why: str, rule: str) -> str:
+    """Words without their trailing '(rule)': IllegalIntent adds the rule itself."""
+    tag = f" ({rule})"
+    return why[: -len(tag)] if why.endswith(tag) else why
+
+
+def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) -> None:
+    """With a board, a declared `to` or `path` must be reachable as the board stands at the start
+    of the turn (terrain, allowance, everyone's square); sticky zones and collisions only cut
+    plans short while resolving (M6, M10). The UI preview calls the same `movement.reach`."""
+    who = intent.who
+    board = enc.board
+    if state[who].at is None:
+        raise IllegalIntent(who, "has no square on the map, so it cannot move", "M1", "to")
+    for sq in ((intent.to,) if intent.to is not None else ()) + tuple(intent.path):
+        if not board.inside(tuple(sq)):
+            raise IllegalIntent(who, f"square {tuple(sq)} is off the map", "M1", "path" if intent.path else "to")
+    mover = movement.mover_for(enc, state.chars, who, use, intent.target, intent.item)
+    ctx = movement.context_for(enc, state.chars, who)
+    if intent.path:
+        route = movement.follow(board, enc.rules, mover, ctx, [_xy(p) for p in intent.path])
+        if route.stopped is not None and route.end != _xy(intent.path[-1]):
+            why = _bare(route.stopped.why, route.stopped.rule)
+            raise IllegalIntent(who, f"path stops at {route.end}: {why}", route.stopped.rule, "path")
+        return
+    assert intent.to is not None
+    rc = movement.reach(board, enc.rules, mover, ctx)
+    to = _xy(intent.to)
+    if not rc.can_end(to):
+        refusal = rc.why_not(to)
+        raise IllegalIntent(who, f"cannot end on {to}: {_bare(refusal.why, refusal.rule)}", refusal.rule, "to")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -168,6 +210,7 @@ class _Turn:
     blocks: dict[CharId, set[tuple[str, CharId]]] = field(default_factory=dict)
     shares: list[tuple[CharId, Advantage]] = field(default_factory=list)
     hidden: list[tuple[CharId, CharId]] = field(default_factory=list)
+    failed: set[CharId] = field(default_factory=set)  # attacks that came to nothing (R2, R4, P4)
 
     def __post_init__(self) -> None:
         self.rules: Rules = self.enc.rules
@@ -251,7 +294,7 @@ class _Turn:
         groups: dict[tuple[str, CharId], _Group] = {}
         for cid in self.order():
             it = self.intents.get(cid)
-            if it is None or it.target is None or not self.active(cid):
+            if it is None or it.target is None or not self.active(cid) or cid in self.failed:
                 continue
             half = self.rules.halves[it.use]
             if half.act != "attack" or not which(half):
@@ -263,11 +306,69 @@ class _Turn:
     def situational(self, cid: CharId, vs: CharId | None) -> tuple[Modifier, ...]:
         it = self.intents.get(cid)
         mods = list(it.modifiers) if it else []
+        if it is not None and self.enc.board is not None:
+            mods += self.position_mods(cid, it, vs)
         if vs is not None:
             for adv in self.st[cid].advantages:
                 if adv.vs == vs and (adv.turn is None or adv.turn == self.n):
                     mods.append(Modifier(adv.value, adv.reason, adv.rule))
         return tuple(mods)
+
+    def position_mods(self, cid: CharId, it: Intent, vs: CharId | None) -> list[Modifier]:
+        """Situational modifiers from the board for an attack on `vs` (R1, R3, R4, R5, M1)."""
+        mods: list[Modifier] = []
+        blank = vs is not None and it.target == vs and self.point_blank(cid, it.use, vs)  # R3: no penalties
+        if it.use == "Shoot" and it.moves and self.rules.allowance("Shoot") == 0 and not blank:
+            mods.append(Modifier(-1, "moved while shooting", "M1"))
+        half = self.rules.halves[it.use]
+        if vs is None or it.target != vs or half.act != "attack":
+            return mods
+        board = self.enc.board
+        a, b = self.st[cid].at, self.st[vs].at
+        if a is None or b is None:
+            return mods
+        a, b = _xy(a), _xy(b)
+        if board.level[a[1], a[0]] > board.level[b[1], b[0]]:
+            mods.append(Modifier(1, "higher ground", "R5"))
+        if half.ranged:
+            if not blank:
+                pair = self.rules.halves[it.use].pair
+                band = {"Shoot": 5, "Throw": 2}.get(it.use, 0) * self.char(cid).base(pair)
+                dist = geometry.distance(board, a, b, self.rules.switch("diagonals"))
+                if band and dist > band:
+                    mods.append(Modifier(-1, f"beyond {band} squares", "R1"))
+                _, cover, _ = geometry.sight(board, a, b)
+                if cover:
+                    mods.append(Modifier(-min(cover, 2), f"cover on the line ({cover})", "R4"))
+        elif half.reach and self.flanked(cid, vs):
+            mods.append(Modifier(1, f"flanking {self.name(vs)}", "R5"))
+        return mods
+
+    def point_blank(self, cid: CharId, use: str, vs: CharId) -> bool:
+        """R3: Shoot/Throw talent: no penalties at all within 3 squares per talent point."""
+        board = self.enc.board
+        talent = self.char(cid).talent("Shoot/Throw")
+        a, b = self.st[cid].at, self.st[vs].at
+        if board is None or use not in ("Shoot", "Throw") or not talent or a is None or b is None:
+            return False
+        return geometry.distance(board, _xy(a), _xy(b), self.rules.switch("diagonals")) <= 3 * talent
+
+    def flanked(self, cid: CharId, vs: CharId) -> bool:
+        """R5: an ally next to the target on the opposite side from `cid`."""
+        board = self.enc.board
+        a, t = self.st[cid].at, self.st[vs].at
+        if a is None or t is None or not geometry.adjacent(board, _xy(a), _xy(t)):
+            return False
+        if geometry.is_hex(board):
+            ca, ct = geometry.to_cube(board, _xy(a)), geometry.to_cube(board, _xy(t))
+            opp = geometry.from_cube(board, tuple(2 * y - x for x, y in zip(ca, ct, strict=True)))  # type: ignore[arg-type]
+        else:
+            opp = (2 * t[0] - a[0], 2 * t[1] - a[1])
+        return any(
+            c != cid and not self.enemies(c, cid) and self.active(c) and self.st[c].at is not None
+            and tuple(self.st[c].at) == opp  # type: ignore[arg-type]
+            for c in self.order()
+        )
 
     def rating(
         self,
@@ -312,7 +413,7 @@ class _Turn:
         adjustments: tuple[Modifier, ...] = ()
         half = self.rules.halves[use]
         dodge = self.char(target).talent("Block/Dodge")
-        if half.ranged and use in ("Shoot", "Throw") and dodge:
+        if half.ranged and use in ("Shoot", "Throw") and dodge and not self.point_blank(cid, use, target):
             adjustments = (Modifier(-dodge, f"{self.name(target)} dodges missiles", "R6"),)
         return self.rating(cid, use, target, against, adjustments=adjustments)
 
@@ -387,6 +488,7 @@ class _Turn:
             self.suffered.add(hit.victim)
             self.caused.update(hit.sources)
             by = ", ".join(self.name(x) for x in hit.sources)
+            by = by or "the hazard"
             self.emit(
                 "losses",
                 f"{victim.name} suffers {hit.losses} loss{'es' if hit.losses != 1 else ''} from {by}: "
@@ -510,6 +612,13 @@ class _Turn:
                 it = self.intents[m]
                 for extra in it.also:
                     if not self.active(extra):
+                        continue
+                    a, b = self.st[m].at, self.st[extra].at
+                    if self.enc.board is not None and a is not None and b is not None and not geometry.adjacent(
+                        self.enc.board, _xy(a), _xy(b)
+                    ):
+                        self.emit("no_effect", f"{self.name(m)}: {self.name(extra)} is not next to it (C7)", ("C7",),
+                                  who=m, target=extra, rule="C7")
                         continue
                     sub = _Group(g.use, extra, [m], g.half)
                     dfn, how, dskill = self.opposition(extra, sub)
@@ -673,8 +782,10 @@ def _stealth(t: _Turn) -> None:
 def _movement(t: _Turn) -> None:
     """P2: Exit first, then Acrobatics/Climb, then everyone else (M9); shouts share what was learnt
     (O6); Wonder's slow advance intimidates foes who already bleed (O5). Without a map positions are
-    taken as declared (range, sight and adjacency arrive with the movement rules)."""
-    for sub in (1, 2, 3):
+    taken as declared; with a map every plan goes through `movement` (M1-M12, E1)."""
+    if t.enc.board is not None:
+        _board_movement(t)
+    for sub in (1, 2, 3) if t.enc.board is None else ():
         for cid in t.order():
             it = t.intents.get(cid)
             if it is None or not t.active(cid):
@@ -704,8 +815,162 @@ def _movement(t: _Turn) -> None:
                 t.grant(cid, Advantage(foe, 1, "intimidating advance", "O5"), share=False)
 
 
+def _board_movement(t: _Turn) -> None:
+    """P2 on a map: sub-phases Exit, Acrobatics/Climb, everyone else (M9). Sticky zones and
+    occupied squares are those at the start of each sub-phase (M6 [house]); plans are cut short
+    with the reason; same-square conflicts go to the higher rating, then the lower id (M10);
+    hazards strike whoever enters their square without eluding them (E1)."""
+    board = t.enc.board
+    start = dict(t.st)
+    for sub in (1, 2, 3):
+        movers: list[tuple[CharId, movement.Route]] = []
+        sticky = {
+            cid: it.use for cid, it in t.intents.items()
+            if t.rules.halves[it.use].sticky and t.active(cid) and t.st[cid].at is not None
+        }
+        snapshot = dict(t.st)
+        for cid in t.order():
+            it = t.intents.get(cid)
+            charge = it is not None and it.use == "Press" and it.target is not None  # M7: Press always charges
+            if it is None or not t.active(cid) or not (it.moves or charge) or snapshot[cid].at is None:
+                continue
+            h = t.rules.halves[it.use]
+            if (h.sub_phase if h.name != "item" else 3) != sub:
+                continue
+            mover = movement.mover_for(t.enc, snapshot, cid, it.use, it.target, it.item)
+            ctx = movement.context_for(t.enc, snapshot, cid, sticky)
+            plan_ctx = movement.context_for(t.enc, start, cid)
+            path = [tuple(p) for p in it.path]
+            route = movement.plan_route(board, t.rules, mover, ctx, it.to, path, plan_ctx)  # type: ignore[arg-type]
+            movers.append((cid, route))
+        routes = _collisions(t, dict(movers), sub)
+        for cid, _ in movers:
+            _apply_route(t, cid, routes[cid], sub)
+
+
+def _collisions(t: _Turn, routes: dict[CharId, movement.Route], sub: int) -> dict[CharId, movement.Route]:
+    """M10 [house]: nobody ends on an occupied square; in a same-square conflict the higher
+    effective rating of the skill used wins, then the lower id; the others stop on their last
+    free square."""
+    standing = {tuple(s.at) for c, s in t.st.items() if s.at is not None and s.active and c not in routes}
+    for _ in range(len(routes) + 1):
+        ends: dict[tuple[int, int], list[CharId]] = {}
+        for cid, r in routes.items():
+            ends.setdefault(r.end, []).append(cid)
+        clash = [(sq, cids) for sq, cids in ends.items() if len(cids) > 1]
+        if not clash:
+            break
+        for sq, cids in clash:
+            # whoever is already standing there keeps it; then the higher rating, then the lower id
+            ranked = sorted(
+                cids, key=lambda c: (bool(routes[c].steps), -t.rating(c, t.intents[c].use, None, None).value, c)
+            )
+            winner = ranked[0]
+            for loser in ranked[1:]:
+                r = routes[loser]
+                taken = standing | {routes[c].end for c in routes if c != loser}
+                steps = list(r.steps)
+                while steps and steps[-1].to in taken:
+                    steps.pop()
+                why = movement.Refusal(
+                    "M10", f"{t.name(winner)} takes {sq} first: higher {t.intents[winner].use} or lower id (M10)"
+                )
+                routes[loser] = movement.Route(r.origin, tuple(steps), why, steps[-1].to if steps else r.origin)
+                t.emit("collided", f"{t.name(loser)} and {t.name(winner)} both head for {sq}; "
+                       f"{t.name(winner)} gets it, {t.name(loser)} stops short (M10)", ("M10",),
+                       who=loser, winner=winner, at=list(sq), sub_phase=sub)
+    return routes
+
+
+def _apply_route(t: _Turn, cid: CharId, route: movement.Route, sub: int) -> None:
+    board = t.enc.board
+    if route.steps:
+        t.st[cid] = t.st[cid].with_(at=route.end)
+        squares = [list(sq) for sq in route.squares]
+        t.emit("moved", f"{t.name(cid)} moves to {route.end} ({route.cost} square{'s' if route.cost != 1 else ''})",
+               ("P2", "M9", "M11"), who=cid, to=list(route.end), route=squares, cost=route.cost, sub_phase=sub)
+        for step in route.jumps:
+            t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to} (M5)",
+                   ("M5",), who=cid, over=[list(o) for o in step.over], to=list(step.to))
+    if route.stopped is not None:
+        why = route.stopped
+        t.emit("stopped", f"{t.name(cid)} stops at {route.end}: {why.why}", (why.rule,), who=cid,
+               at=list(route.end), rule=why.rule, reason=why.why, sub_phase=sub)
+    for step in route.steps:
+        h = int(board.hazard[step.to[1], step.to[0]])
+        if h >= 0 and t.active(cid):
+            _hazard(t, cid, step.to, board.hazards[h])
+    it = t.intents[cid]
+    if it.use == "Exit" and t.active(cid) and t.rules.switch("exit_leaves_conflict"):
+        x, y = t.st[cid].at  # type: ignore[misc]
+        if x in (0, board.width - 1) or y in (0, board.height - 1):
+            s = t.st[cid]
+            t.st[cid] = s.with_(fled=True, minor=0)
+            healed = "; all minor losses heal (L2)" if s.minor else ""
+            t.emit("fled", f"{t.name(cid)} reaches the edge of the map and leaves the conflict{healed}",
+                   ("C5", "L2"), who=cid)
+
+
+def _hazard(t: _Turn, cid: CharId, sq: XY, hz: Hazard) -> None:
+    """E1: entering a hazard's square; `elusion.elude` decides (any requirement met: no harm,
+    or half with partial elusion)."""
+    try:
+        reqs = tuple((t.rules.pair_of(skill), need) for skill, need in hz.requirements)
+    except RulesError:
+        reqs = tuple(hz.requirements)
+    res = elude(t.char(cid), reqs, int(hz.harm), t.rules, t.st[cid].major)
+    t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", ("E1",), who=cid, at=list(sq),
+           eluded=res.exempt or bool(res.by), harm=res.harm, by=res.by)
+    if res.harm:
+        t.apply([_Hit(cid, res.harm, ())])
+
+
+def _board_checks(t: _Turn, ranged: bool) -> None:
+    """After movement: a ranged attack needs sight (R4) and no aggressive foe next to a Shoot (R2);
+    a reach attack needs its target next to it (P4). Failures are `no_effect` events."""
+    board = t.enc.board
+    if board is None:
+        return
+    aggressive = set(t.rules.switch("aggressive_skills"))
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it is None or it.target is None or not t.active(cid) or cid in t.failed:
+            continue
+        half = t.rules.halves[it.use]
+        if half.act != "attack":
+            continue
+        if ranged and (not half.ranged or half.phase != "P3"):
+            continue
+        if not ranged and (not half.reach or half.phase != "P4"):
+            continue
+        a, b = t.st[cid].at, t.st[it.target].at
+        if a is None or b is None:
+            continue
+        a, b = _xy(a), _xy(b)
+        why, rule = "", ""
+        if ranged:
+            seen, _, words = geometry.sight(board, a, b)
+            if not seen:
+                why, rule = words, "R4"
+            elif it.use == "Shoot":
+                for c in t.order():
+                    o = t.intents.get(c)
+                    at = t.st[c].at
+                    if (o and o.use in aggressive and t.enemies(c, cid) and t.active(c) and at is not None
+                            and geometry.adjacent(board, a, _xy(at))):
+                        why, rule = f"cannot Shoot next to {t.name(c)}, who uses {o.use} (R2)", "R2"
+                        break
+        elif not geometry.adjacent(board, a, b):
+            why, rule = f"{t.name(it.target)} is out of reach after movement (P4)", "P4"
+        if why:
+            t.failed.add(cid)
+            t.emit("no_effect", f"{t.name(cid)}: {it.use} on {t.name(it.target)} fails: {why}", (rule,),
+                   who=cid, target=it.target, rule=rule, reason=why)
+
+
 def _ranged(t: _Turn) -> None:
     """P3: Wonder intimidation, then Shoot/Throw; each attack its own contest (C4)."""
+    _board_checks(t, ranged=True)
     for step in (1, 2, 3):
         groups = t.attack_groups(lambda h, s=step: h.ranged and h.phase == "P3" and h.phase_order == s)
         if groups:
@@ -714,6 +979,7 @@ def _ranged(t: _Turn) -> None:
 
 def _reach(t: _Turn) -> None:
     """P4: Melee/Press, Wrestle/Disarm, Provoke and items by touch; mutual attacks interfere (C3)."""
+    _board_checks(t, ranged=False)
     for cid in t.order():
         it = t.intents.get(cid)
         if it and it.use == "item" and t.active(cid):

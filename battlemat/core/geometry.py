@@ -1,0 +1,190 @@
+"""Grid geometry: neighbours, distances, centre lines and sight (rules M11, R1, R4, R5).
+
+Pure functions of a Board and squares. Square grids count diagonals by the `diagonals` setting
+(M11); hex maps use Tiled's staggered layout (stagger_axis "x"/"y", stagger_index "odd"/"even")
+converted to cube coordinates for distances and lines.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from battlemat.types import XY
+
+# Square-grid steps in a fixed order (the order of every neighbour loop: determinism, STYLE 5).
+SQUARE_STEPS: tuple[tuple[int, int, str], ...] = (
+    (0, -1, "N"), (1, -1, "NE"), (1, 0, "E"), (1, 1, "SE"),
+    (0, 1, "S"), (-1, 1, "SW"), (-1, 0, "W"), (-1, -1, "NW"),
+)
+_CUBE_DIRS: tuple[tuple[int, int, int], ...] = (
+    (1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1),
+)
+
+
+def is_hex(board: Any) -> bool:
+    return getattr(board, "grid", "square") == "hex"
+
+
+# -- hex coordinates ---------------------------------------------------------------------------------
+def to_cube(board: Any, sq: XY) -> tuple[int, int, int]:
+    """Offset (Tiled staggered) -> cube coordinates."""
+    x, y = sq
+    odd = board.stagger_index != "even"
+    if board.stagger_axis == "x":  # columns staggered (flat-topped)
+        shift = (x - (x & 1)) // 2 if odd else (x + (x & 1)) // 2
+        q, r = x, y - shift
+    else:  # rows staggered (pointy-topped), Tiled's default
+        shift = (y - (y & 1)) // 2 if odd else (y + (y & 1)) // 2
+        q, r = x - shift, y
+    return q, r, -q - r
+
+
+def from_cube(board: Any, c: tuple[int, int, int]) -> XY:
+    q, r, _ = c
+    odd = board.stagger_index != "even"
+    if board.stagger_axis == "x":
+        x = q
+        shift = (x - (x & 1)) // 2 if odd else (x + (x & 1)) // 2
+        return x, r + shift
+    y = r
+    shift = (y - (y & 1)) // 2 if odd else (y + (y & 1)) // 2
+    return q + shift, y
+
+
+def centre(board: Any, sq: XY) -> tuple[float, float]:
+    """Centre of a square in square units (x right, y down); hexes as Tiled draws them."""
+    x, y = sq
+    if not is_hex(board):
+        return x + 0.5, y + 0.5
+    odd = board.stagger_index != "even"
+    if board.stagger_axis == "x":
+        shifted = (x % 2 == 1) == odd
+        return x * math.sqrt(3) / 2 + 0.5, y + 0.5 + (0.5 if shifted else 0.0)
+    shifted = (y % 2 == 1) == odd
+    return x + 0.5 + (0.5 if shifted else 0.0), y * math.sqrt(3) / 2 + 0.5
+
+
+def _compass(dx: float, dy: float) -> str:
+    """Nearest of the eight compass directions to a travel vector (y grows southward)."""
+    angle = math.degrees(math.atan2(dx, -dy)) % 360  # 0 = N, 90 = E
+    names = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+    return names[int((angle + 22.5) // 45) % 8]
+
+
+def steps(board: Any, sq: XY, diagonals: str = "alternating") -> list[tuple[XY, bool, str]]:
+    """Neighbours inside the board as (square, diagonal, compass direction), in a fixed order.
+
+    Square grids: 8 neighbours, or 4 with `manhattan` (M11). Hex maps: 6 (direction of travel by
+    the centres, so `difficult_dirs` works on hexes too)."""
+    out: list[tuple[XY, bool, str]] = []
+    if is_hex(board):
+        c = to_cube(board, sq)
+        here = centre(board, sq)
+        for d in _CUBE_DIRS:
+            n = from_cube(board, (c[0] + d[0], c[1] + d[1], c[2] + d[2]))
+            if board.inside(n):
+                there = centre(board, n)
+                out.append((n, False, _compass(there[0] - here[0], there[1] - here[1])))
+        return out
+    x, y = sq
+    for dx, dy, name in SQUARE_STEPS:
+        diag = dx != 0 and dy != 0
+        if diag and diagonals == "manhattan":
+            continue
+        n = (x + dx, y + dy)
+        if board.inside(n):
+            out.append((n, diag, name))
+    return out
+
+
+def adjacent(board: Any, a: XY, b: XY) -> bool:
+    """Next to each other: sharing an edge or a corner on squares, an edge on hexes (M6, P4)."""
+    if a == b:
+        return False
+    if is_hex(board):
+        return hex_distance(board, a, b) == 1
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+
+
+def hex_distance(board: Any, a: XY, b: XY) -> int:
+    ca, cb = to_cube(board, a), to_cube(board, b)
+    return max(abs(ca[0] - cb[0]), abs(ca[1] - cb[1]), abs(ca[2] - cb[2]))
+
+
+def distance(board: Any, a: XY, b: XY, diagonals: str = "alternating") -> int:
+    """Squares between a and b on an open board (M11): alternating counts every second diagonal
+    as 2, chebyshev counts each as 1, manhattan allows none; hex maps use hex distance."""
+    if is_hex(board):
+        return hex_distance(board, a, b)
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    if diagonals == "chebyshev":
+        return max(dx, dy)
+    if diagonals == "manhattan":
+        return dx + dy
+    lo, hi = min(dx, dy), max(dx, dy)
+    return hi + lo // 2
+
+
+# -- lines and sight --------------------------------------------------------------------------------
+def _line(board: Any, a: XY, b: XY, nudge: float) -> list[XY]:
+    """Squares crossed by the segment between centres, nudged sideways by `nudge` (both nudges
+    are tried so that a line grazing a corner is judged the same from either end)."""
+    if a == b:
+        return [a]
+    if is_hex(board):
+        ca, cb = to_cube(board, a), to_cube(board, b)
+        n = hex_distance(board, a, b)
+        out: list[XY] = []
+        for i in range(n + 1):
+            t = i / n
+            fq = ca[0] + (cb[0] - ca[0]) * t + nudge
+            fr = ca[1] + (cb[1] - ca[1]) * t + nudge
+            fs = -fq - fr
+            q, r, s = round(fq), round(fr), round(fs)
+            dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
+            if dq > dr and dq > ds:
+                q = -r - s
+            elif dr > ds:
+                r = -q - s
+            sq = from_cube(board, (q, r, -q - r))
+            if not out or out[-1] != sq:
+                out.append(sq)
+        return out
+    (x0, y0), (x1, y1) = centre(board, a), centre(board, b)
+    n = 4 * max(abs(b[0] - a[0]), abs(b[1] - a[1])) + 1
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        px = x0 + (x1 - x0) * t + nudge
+        py = y0 + (y1 - y0) * t - nudge
+        sq = (math.floor(px), math.floor(py))
+        if not out or out[-1] != sq:
+            out.append(sq)
+    if out[0] != a:
+        out.insert(0, a)
+    if out[-1] != b:
+        out.append(b)
+    return out
+
+
+def line(board: Any, a: XY, b: XY) -> list[XY]:
+    """Squares on the line between centres, ends included (R4)."""
+    return _line(board, a, b, 1e-6)
+
+
+def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
+    """R4: (seen, cover count, why not). Opaque squares between the two centres block the line;
+    each cover square on it is -1 to the shooter. Grazing a corner: either nudge of the line counts,
+    taking the one that sees, then the one with less cover."""
+    best: tuple[bool, int, str] | None = None
+    for nudge in (1e-6, -1e-6):
+        between = [s for s in _line(board, a, b, nudge)[1:-1] if board.inside(s)]
+        wall = next((s for s in between if board.opaque[s[1], s[0]]), None)
+        cover = sum(1 for s in between if board.cover[s[1], s[0]] > 0)
+        res = (wall is None, cover, "" if wall is None else f"no line of sight: opaque square at {wall} (R4)")
+        if best is None or (res[0], -res[1]) > (best[0], -best[1]):
+            best = res
+    assert best is not None
+    return best
+

@@ -1,0 +1,718 @@
+"""Movement on the board: the movement graph and its two queries, `Reach` and `Route` (rules M1-M12).
+
+The graph (networkx) is built once per Board and diagonal setting and cached per Board object
+(STYLE 3). Its edges carry the step cost, a diagonal flag, the compass direction, the level change
+and whether entering is difficult in that direction. Per-turn facts (occupied squares, sticky zones,
+the mover's skill) never change the graph: they enter through `Context` and `Mover`, read by one
+bounded Dijkstra over arrays derived once from the graph. The search breaks ties with a counter,
+keeps its state in local dicts and has no time limit (STYLE 5); it only visits squares within the
+allowance, so its cost does not grow with the map.
+
+The UI preview, the `reach` command and the resolver all call `reach()` / `follow()` here.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import networkx as nx
+
+from battlemat.core import geometry
+from battlemat.core.board import DIRECTIONS, Board, Hazard
+from battlemat.core.rules import Rules
+from battlemat.types import XY, CharId
+
+INF = (math.inf, math.inf)
+STICKY_EXEMPT = ("Block", "Dodge", "Escape")  # M6
+
+
+# -- named results (STYLE 4) ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Refusal:
+    """Why a square cannot be reached or a plan stopped: the rule ID and plain words."""
+
+    rule: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.why}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move on a route: the square entered, the cost so far, squares jumped over (M5)."""
+
+    to: XY
+    cost: int
+    over: tuple[XY, ...] = ()
+    diagonal: bool = False
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a plan goes: its steps and cost, and where and why it stopped short (if it did)."""
+
+    origin: XY
+    steps: tuple[Step, ...]
+    stopped: Refusal | None = None  # why the plan stopped before its end
+    stopped_at: XY | None = None
+
+    @property
+    def end(self) -> XY:
+        return self.steps[-1].to if self.steps else self.origin
+
+    @property
+    def cost(self) -> int:
+        return self.steps[-1].cost if self.steps else 0
+
+    @property
+    def squares(self) -> tuple[XY, ...]:
+        return tuple(s.to for s in self.steps)
+
+    @property
+    def jumps(self) -> tuple[Step, ...]:
+        return tuple(s for s in self.steps if s.over)
+
+
+@dataclass(frozen=True)
+class Mover:
+    """Who moves and with what: the mover's side of the weight function."""
+
+    who: CharId
+    name: str
+    use: str
+    at: XY
+    allowance: int
+    jump_rating: int = 0  # effective Acrobatics/Climb rating, for jumps (M5)
+    target: XY | None = None  # Press charges it (M7), Provoke holds its ground against it (M8)
+    target_name: str = ""
+
+
+@dataclass(frozen=True)
+class Occupant:
+    name: str
+    friend: bool  # allies pass through each other, enemies do not (M10)
+
+
+@dataclass(frozen=True)
+class StickyFoe:
+    at: XY
+    name: str
+    use: str  # Melee or Wrestle (M6)
+
+
+@dataclass(frozen=True)
+class Context:
+    """Per-turn facts: who stands where (other than the mover) and sticky enemies (M6, M10)."""
+
+    occupants: Mapping[XY, Occupant] = field(default_factory=lambda: MappingProxyType({}))
+    sticky: tuple[StickyFoe, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Every square the mover can end on, with cost and route; for the other squares within
+    allowance + 2, the reason it cannot (rule ID and words)."""
+
+    mover: Mover
+    allowance: int
+    costs: Mapping[XY, int]
+    routes: Mapping[XY, tuple[Step, ...]]
+    refused: Mapping[XY, Refusal]
+    hazards: Mapping[XY, Hazard] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def reachable(self) -> Mapping[XY, int]:
+        return self.costs
+
+    def can_end(self, sq: XY) -> bool:
+        return sq in self.costs
+
+    def route_to(self, sq: XY) -> Route:
+        if sq not in self.costs:
+            return Route(self.mover.at, (), self.why_not(sq), self.mover.at)
+        return Route(self.mover.at, self.routes[sq])
+
+    def why_not(self, sq: XY) -> Refusal:
+        return self.refused.get(sq, Refusal("M1", f"beyond the allowance of {self.allowance} squares (M1)"))
+
+
+# -- allowance (M1, M2, M3) -------------------------------------------------------------------------
+def allowance(
+    rules: Rules, char: Any, use: str, major: int = 0, item: str = "simple", moving_shot: bool = False
+) -> int:
+    """M1 by the skill used (Shoot 1 instead of 0 when it moves, at -1 to the shot); M2 adds
+    ceil(Acrobatics talent / 2) to any allowance above 0; M3 takes 1 per major loss when the
+    major-loss penalty is movement."""
+    base = rules.allowance(use, item)
+    if use == "Shoot" and moving_shot and base == 0:
+        base = 1
+    if base > 0:
+        base += math.ceil(char.talent("Acrobatics/Climb") / 2)
+    if rules.switch("major_loss_penalty") == "movement":
+        base = max(0, base - major)
+    return base
+
+
+# -- the graph, built once per board -----------------------------------------------------------------
+@dataclass
+class Grid:
+    """The movement graph of one board and the flat arrays the bounded search reads."""
+
+    board: Board
+    diagonals: str
+    graph: nx.DiGraph
+    slots: int
+    nbr: list[list[int]]  # node -> slot -> neighbour node or -1
+    diag: list[list[bool]]
+    bit: list[list[int]]  # node -> slot -> DIRECTIONS bit of travel
+    hard: list[list[bool]]  # entering the neighbour in this direction is difficult (M4)
+    blocked: list[bool]
+    pit: list[bool]
+    level: list[int]
+    stairs: list[bool]
+    hazard: list[int]
+    # node -> ((slot, neighbour, diagonal, difficult, enterable, level change), ...): the hot loop's view
+    edges: list[tuple[tuple[int, int, bool, bool, bool, int], ...]] = field(default_factory=list)
+    rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    def ring(self, at: XY, r: int) -> tuple[tuple[int, int], ...]:
+        """Offsets (dx, dy) within distance r of `at` (M11); cached per radius and row/column parity."""
+        parity = (at[0] & 1) if self.board.stagger_axis == "x" else (at[1] & 1)
+        key = (r, parity if geometry.is_hex(self.board) else 0)
+        if key not in self.rings:
+            probe = Board(4 * r + 4, 4 * r + 4, self.board.grid, self.board.stagger_axis, self.board.stagger_index)
+            c = (2 * r + 2 + (at[0] & 1), 2 * r + 2 + (at[1] & 1))  # same parity as `at` (hex offsets)
+            self.rings[key] = tuple(
+                (dx, dy) for dy in range(-r - 1, r + 2) for dx in range(-r - 1, r + 2)
+                if geometry.distance(probe, c, (c[0] + dx, c[1] + dy), self.diagonals) <= r
+            )
+        return self.rings[key]
+
+    def node(self, sq: XY) -> int:
+        return sq[1] * self.board.width + sq[0]
+
+    def sq(self, i: int) -> XY:
+        return (i % self.board.width, i // self.board.width)
+
+
+_GRIDS: weakref.WeakKeyDictionary[Board, dict[str, Grid]] = weakref.WeakKeyDictionary()
+
+
+def build_graph(board: Board, diagonals: str = "alternating") -> nx.DiGraph:
+    """Nodes are squares (hexes on hex maps); one directed edge per neighbour step with
+    cost (1, or 1.5 on average for an alternating diagonal: M11), diagonal, dir, dlevel, difficult."""
+    g = nx.DiGraph()
+    w, h = board.width, board.height
+    g.add_nodes_from((x, y) for y in range(h) for x in range(w))
+    edges = []
+    for y in range(h):
+        for x in range(w):
+            for slot, (n, diag, name) in enumerate(_slot_steps(board, (x, y), diagonals)):
+                if n is None:
+                    continue
+                bit = DIRECTIONS[name]
+                nx_, ny = n
+                hard = bool(board.difficult[ny, nx_]) or bool(int(board.difficult_dirs[ny, nx_]) & bit)
+                cost = 1.0 if not diag else (1.0 if diagonals == "chebyshev" else 1.5)
+                edges.append(((x, y), n, {
+                    "cost": cost, "diagonal": diag, "dir": name, "slot": slot, "difficult": hard,
+                    "dlevel": int(board.level[ny, nx_]) - int(board.level[y, x]),
+                }))
+    g.add_edges_from(edges)
+    return g
+
+
+def _slot_steps(board: Board, sq: XY, diagonals: str) -> list[tuple[XY | None, bool, str]]:
+    """Neighbours by fixed slot (a slot is one straight direction: jumps follow it, M5)."""
+    if geometry.is_hex(board):
+        c = geometry.to_cube(board, sq)
+        here = geometry.centre(board, sq)
+        out: list[tuple[XY | None, bool, str]] = []
+        for d in geometry._CUBE_DIRS:
+            n = geometry.from_cube(board, (c[0] + d[0], c[1] + d[1], c[2] + d[2]))
+            there = geometry.centre(board, n)
+            name = geometry._compass(there[0] - here[0], there[1] - here[1])
+            out.append((n if board.inside(n) else None, False, name))
+        return out
+    out = []
+    for dx, dy, name in geometry.SQUARE_STEPS:
+        diag = dx != 0 and dy != 0
+        if diag and diagonals == "manhattan":
+            continue
+        n = (sq[0] + dx, sq[1] + dy)
+        out.append((n if board.inside(n) else None, diag, name))
+    return out
+
+
+def grid(board: Board, diagonals: str = "alternating") -> Grid:
+    """The cached movement graph and arrays of `board` (built on first use, once per setting)."""
+    per_board = _GRIDS.setdefault(board, {})
+    if diagonals in per_board:
+        return per_board[diagonals]
+    g = build_graph(board, diagonals)
+    slots = 6 if geometry.is_hex(board) else (4 if diagonals == "manhattan" else 8)
+    n = board.width * board.height
+    nbr = [[-1] * slots for _ in range(n)]
+    diag = [[False] * slots for _ in range(n)]
+    bit = [[0] * slots for _ in range(n)]
+    hard = [[False] * slots for _ in range(n)]
+    w = board.width
+    for (ux, uy), (vx, vy), d in g.edges(data=True):
+        i, k = uy * w + ux, d["slot"]
+        nbr[i][k] = vy * w + vx
+        diag[i][k] = d["diagonal"]
+        bit[i][k] = DIRECTIONS[d["dir"]]
+        hard[i][k] = d["difficult"]
+    flat = {name: getattr(board, name).ravel().tolist() for name in ("blocked", "pit", "level", "hazard")}
+    stairs = (board.difficult_dirs.ravel() != 0).tolist()
+    gr = Grid(board, diagonals, g, slots, nbr, diag, bit, hard, [bool(b) for b in flat["blocked"]],
+              [bool(b) for b in flat["pit"]], [int(v) for v in flat["level"]], stairs, [int(v) for v in flat["hazard"]])
+    gr.edges = [
+        tuple(
+            (k, j, diag[i][k], hard[i][k], not (gr.blocked[j] or gr.pit[j]), gr.level[j] - gr.level[i])
+            for k, j in enumerate(nbr[i]) if j >= 0
+        )
+        for i in range(n)
+    ]
+    per_board[diagonals] = gr
+    return gr
+
+
+# -- the rules of one step -----------------------------------------------------------------------------
+_PRIO_TERRAIN, _PRIO_RULE, _PRIO_ENDS, _PRIO_FAR = 0, 1, 2, 3
+BLOCKED = Refusal("M1", "blocked (wall)")
+PIT = Refusal("M5", "pit: jump it with Acrobatics (M5)")
+_LEVEL = Refusal("M12", "needs stairs or Climb to change level (M12)")
+_LEVEL_CLIMB = Refusal("M12", "one level at a time (M12)")
+_ENDS = {1: Refusal("M4", "difficult terrain ends the move (M4)"),
+         2: Refusal("M12", "a Climb step up or down ends the move (M12)")}
+
+
+class _Search:
+    """The per-query view: the mover, the context, and the step rules read from the grid arrays."""
+
+    def __init__(self, gr: Grid, rules: Rules, mover: Mover, ctx: Context) -> None:
+        self.gr, self.rules, self.mover, self.ctx = gr, rules, mover, ctx
+        self.alternating = gr.diagonals == "alternating"
+        self.occ = {gr.node(sq): o for sq, o in ctx.occupants.items() if gr.board.inside(sq) and sq != mover.at}
+        self.zones: list[tuple[set[int], StickyFoe]] = []
+        if mover.use not in STICKY_EXEMPT:
+            for foe in ctx.sticky:
+                zone = {gr.node(s) for s, _, _ in geometry.steps(gr.board, foe.at, "chebyshev")
+                        if geometry.adjacent(gr.board, s, foe.at)}
+                self.zones.append((zone, foe))
+        self.jumper = mover.use == "Acrobatics" and mover.jump_rating > 0
+        self.run_m = float(rules.switch("jump_running_m_per_rating")) * mover.jump_rating
+        self.stand_m = float(rules.switch("jump_standing_m_per_rating")) * mover.jump_rating
+        self.press = mover.use == "Press" and mover.target is not None
+        self.provoke = mover.use == "Provoke" and mover.target is not None
+        if self.press or self.provoke:
+            assert mover.target is not None
+            self.a = geometry.centre(gr.board, mover.at)
+            self.b = geometry.centre(gr.board, mover.target)
+
+    def step_cost(self, diag: bool, par: int) -> tuple[int, int]:
+        """M11: alternating diagonals cost 1, 2, 1, ...; chebyshev 1; hex and orthogonal 1."""
+        if not diag or not self.alternating:
+            return 1, par
+        return (1, 1) if par == 0 else (2, 0)
+
+    def deviation(self, j: int) -> float:
+        """M7: distance of a square's centre from the straight line between the two centres."""
+        if not self.press:
+            return 0.0
+        (ax, ay), (bx, by) = self.a, self.b
+        px, py = geometry.centre(self.gr.board, self.gr.sq(j))
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        return abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+
+    def terrain(self, j: int) -> Refusal | None:
+        if self.gr.blocked[j]:
+            return BLOCKED
+        if self.gr.pit[j]:
+            return PIT
+        return None
+
+    def leave(self, u: int, j: int) -> Refusal | None:
+        """M6 sticky zones and M8 Provoke, for any move from u to j (a step or a jump)."""
+        for zone, foe in self.zones:
+            if u in zone and j not in zone:
+                return Refusal("M6", f"{foe.name} uses {foe.use}: sticky (M6)")
+        if self.provoke:
+            assert self.mover.target is not None
+            sq_u, sq_j = self.gr.sq(u), self.gr.sq(j)
+            t, d = self.mover.target, self.gr.diagonals
+            if geometry.distance(self.gr.board, sq_j, t, d) < geometry.distance(self.gr.board, sq_u, t, d):
+                return Refusal("M8", f"Provoke may not move toward {self.mover.target_name} (M8)")
+        return None
+
+    def step(self, u: int, k: int) -> tuple[int, Refusal | None, int, int]:
+        """(neighbour, refusal, priority, ends): the rules of stepping from u through slot k."""
+        gr = self.gr
+        j = gr.nbr[u][k]
+        bad = self.terrain(j)
+        if bad:
+            return j, bad, _PRIO_TERRAIN, 0
+        o = self.occ.get(j)
+        if o is not None and not o.friend:
+            return j, Refusal("M10", f"occupied by {o.name} (M10)"), _PRIO_TERRAIN, 0
+        ends = 1 if gr.hard[u][k] else 0
+        dl = gr.level[j] - gr.level[u]
+        if dl:
+            if abs(dl) == 1 and (gr.stairs[j] or gr.stairs[u]):
+                pass  # stairs: directional difficulty does the rest (M4)
+            elif abs(dl) == 1 and self.mover.use == "Climb":
+                ends = 2
+            else:
+                return j, (_LEVEL_CLIMB if self.mover.use == "Climb" else _LEVEL), _PRIO_RULE, 0
+        bad = self.leave(u, j)
+        if bad:
+            return j, bad, _PRIO_RULE, 0
+        return j, None, 0, ends
+
+    def jumpable(self, u: int, k: int, j: int, level: int) -> bool:
+        """M5: a square that may be jumped over in direction k: a pit or difficult to enter."""
+        gr = self.gr
+        return not gr.blocked[j] and gr.level[j] == level and (gr.pit[j] or gr.hard[u][k])
+
+    def jumps(self, u: int, k: int, lastk: int) -> list[tuple[int, tuple[int, ...], Refusal | None]]:
+        """Straight jumps from u in direction k: (landing, squares crossed, refusal if too long)."""
+        gr = self.gr
+        out: list[tuple[int, tuple[int, ...], Refusal | None]] = []
+        crossed: list[int] = []
+        cur, level = u, gr.level[u]
+        running = lastk == k
+        while True:
+            nxt = gr.nbr[cur][k]
+            if nxt < 0 or not self.jumpable(cur, k, nxt, level):
+                break
+            crossed.append(nxt)
+            land = gr.nbr[nxt][k]
+            if land < 0:
+                break
+            cur = nxt
+            if gr.blocked[land] or gr.pit[land] or gr.level[land] != level or land in self.occ:
+                continue
+            n = len(crossed)
+            gap = n * (2.83 if gr.diag[u][k] else 2.0)
+            if gap <= (self.run_m if running else self.stand_m):
+                out.append((land, tuple(crossed), self.leave(u, land)))
+            elif not running and gap <= self.run_m:
+                s = "s" if n != 1 else ""
+                out.append((land, tuple(crossed), Refusal("M5", f"needs a running start to jump {n} square{s} (M5)")))
+            else:
+                break
+        return out
+
+
+def _context_key(board: Board, rules: Rules) -> Grid:
+    return grid(board, str(rules.switch("diagonals")))
+
+
+def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) -> Reach:
+    """Every square `mover` can end on this turn, and why not for the rest within allowance + 2."""
+    ctx = ctx or Context()
+    gr = _context_key(board, rules)
+    s = _Search(gr, rules, mover, ctx)
+    A = mover.allowance
+    start = (gr.node(mover.at), 0, -1, 0)  # node, diagonal parity, last slot (jumpers), ends code
+    best: dict[tuple[int, int, int, int], tuple[float, float]] = {start: (0, 0.0)}
+    parent: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], tuple[int, ...], bool]] = {}
+    counter = itertools.count()
+    heap: list[tuple[int, float, int, tuple[int, int, int, int]]] = [(0, 0.0, next(counter), start)]
+    ended: dict[int, tuple[int, float, tuple[int, int, int, int]]] = {}
+    refused: dict[int, tuple[int, Refusal]] = {}
+
+    def refuse(j: int, prio: int, why: Refusal) -> None:
+        if j not in refused or prio < refused[j][0]:
+            refused[j] = (prio, why)
+
+    edges, stairs, occ = gr.edges, gr.stairs, s.occ
+    foes = {j for j, o in occ.items() if not o.friend}
+    climb, jumper, press, alternating = mover.use == "Climb", s.jumper, s.press, s.alternating
+    near = set().union(*(z for z, _ in s.zones)) if s.zones else set()
+    provoke = s.provoke
+    nbr = gr.nbr
+    heappush, heappop = heapq.heappush, heapq.heappop
+    while heap:
+        c, dv, _, st = heappop(heap)
+        if best.get(st, INF) < (c, dv):
+            continue
+        u, par, lastk, ends = st
+        if u not in occ and u not in ended:
+            ended[u] = (c, dv, st)
+        if ends:
+            ended_why = (_PRIO_ENDS, _ENDS[ends])
+            for j in nbr[u]:
+                if j >= 0 and (j not in refused or refused[j][0] > _PRIO_ENDS):
+                    refused[j] = ended_why
+            continue
+        for k, j, diag, hard, free, dl in edges[u]:
+            # the rules of one step, as in _Search.step (terrain and occupants are reported by _finish)
+            if not free or j in foes:
+                continue
+            nends = 1 if hard else 0
+            if dl:
+                if dl in (1, -1) and (stairs[j] or stairs[u]):
+                    pass
+                elif dl in (1, -1) and climb:
+                    nends = 2
+                else:
+                    refuse(j, _PRIO_RULE, _LEVEL_CLIMB if climb else _LEVEL)
+                    continue
+            if provoke or u in near:
+                bad = s.leave(u, j)
+                if bad is not None:
+                    refuse(j, _PRIO_RULE, bad)
+                    continue
+            if diag and alternating:
+                sc, npar = (1, 1) if par == 0 else (2, 0)
+            else:
+                sc, npar = 1, par
+            nc = c + sc
+            if nc <= A:
+                ns = (j, npar, k if jumper else -1, nends)
+                ndv = dv + s.deviation(j) if press else 0.0
+                if (nc, ndv) < best.get(ns, INF):  # lexicographic: cost, then M7 deviation
+                    best[ns] = (nc, ndv)
+                    parent[ns] = (st, (), diag)
+                    heappush(heap, (nc, ndv, next(counter), ns))
+        for k in range(gr.slots) if jumper else ():
+            if gr.nbr[u][k] >= 0:
+                for land, crossed, why in s.jumps(u, k, lastk):
+                    if why is not None:
+                        refuse(land, _PRIO_RULE, why)
+                        continue
+                    nc, npar = c, par
+                    for _ in range(len(crossed) + 1):
+                        sc, npar = s.step_cost(gr.diag[u][k], npar)
+                        nc += sc
+                    if nc > A:
+                        continue
+                    ns = (land, npar, k, 1 if gr.hard[crossed[-1]][k] else 0)
+                    ndv = dv + s.deviation(land)
+                    if (nc, ndv) < best.get(ns, INF):
+                        best[ns] = (nc, ndv)
+                        parent[ns] = (st, crossed, gr.diag[u][k])
+                        heappush(heap, (nc, ndv, next(counter), ns))
+
+    def route(st: tuple[int, int, int, int]) -> tuple[Step, ...]:
+        out: list[Step] = []
+        while st in parent:
+            prev, crossed, diag = parent[st]
+            out.append(Step(gr.sq(st[0]), int(best[st][0]), tuple(gr.sq(x) for x in crossed), diag))
+            st = prev
+        return tuple(reversed(out))
+
+    costs = {gr.sq(u): int(c) for u, (c, _, _) in ended.items()}
+    routes: Mapping[XY, tuple[Step, ...]] = _Routes({gr.sq(u): st for u, (_, _, st) in ended.items()}, route)
+    if s.press:
+        costs, routes = _charge(s, gr, mover, ended, costs, routes, refuse)
+    return _finish(s, gr, mover, A, costs, routes, refused)
+
+
+class _Routes(Mapping[XY, tuple[Step, ...]]):
+    """Routes of a Reach, rebuilt from the search's parent links when first asked for."""
+
+    def __init__(self, ends: dict[XY, Any], build: Any) -> None:
+        self._ends, self._build = ends, build
+        self._done: dict[XY, tuple[Step, ...]] = {}
+
+    def __getitem__(self, sq: XY) -> tuple[Step, ...]:
+        if sq not in self._done:
+            self._done[sq] = self._build(self._ends[sq])
+        return self._done[sq]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._ends)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+
+def _charge(
+    s: _Search, gr: Grid, mover: Mover, ended: dict, costs: dict, routes: Mapping, refuse: Any
+) -> tuple[dict, dict]:
+    """M7: Press takes the shortest path to a square next to its target, the one closest to the
+    straight line between centres; failing that, the reachable square nearest the target."""
+    assert mover.target is not None
+    t = mover.target
+    board = gr.board
+    near = [u for u in ended if geometry.adjacent(board, gr.sq(u), t)]
+    if gr.node(mover.at) in near:
+        end = gr.node(mover.at)
+    elif near:
+        end = min(near, key=lambda u: (ended[u][0], ended[u][1], u))
+    else:
+        d = gr.diagonals
+        end = min(ended, key=lambda u: (geometry.distance(board, gr.sq(u), t, d), ended[u][0], ended[u][1], u))
+    keep = gr.sq(end)
+    why = Refusal("M7", f"Press charges {mover.target_name}: straight line only (M7)")
+    for sq in costs:
+        if sq != keep:
+            refuse(gr.node(sq), -1, why)
+    return {keep: costs[keep]}, {keep: routes[keep]}  # type: ignore[dict-item]
+
+
+def _finish(s: _Search, gr: Grid, mover: Mover, A: int, costs: dict, routes: Mapping, refused: dict) -> Reach:
+    board = gr.board
+    out: dict[XY, Refusal] = {}
+    far = Refusal("M1", f"beyond the allowance of {A} squares (M1)")
+    x0, y0 = mover.at
+    w, h = board.width, board.height
+    occ, blocked, pit = s.occ, gr.blocked, gr.pit
+    for dx, dy in gr.ring(mover.at, A + 2):
+        x, y = x0 + dx, y0 + dy
+        if not (0 <= x < w and 0 <= y < h) or (x, y) in costs:
+            continue
+        j = y * w + x
+        if blocked[j]:
+            why = BLOCKED
+        elif pit[j]:
+            why = PIT
+        elif j in occ:
+            why = Refusal("M10", f"occupied by {occ[j].name} (M10)")
+        elif j in refused:
+            why = refused[j][1]
+        else:
+            why = far
+        out[(x, y)] = why
+    hazards = {}
+    for sq in costs:
+        h = board.hazard[sq[1], sq[0]]
+        if h >= 0:
+            hazards[sq] = board.hazards[int(h)]
+    return Reach(mover, A, MappingProxyType(costs), routes, MappingProxyType(out),
+                 MappingProxyType(hazards))
+
+
+def follow(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Sequence[XY]) -> Route:
+    """Walk a planned list of squares step by step under the rules and this turn's facts; stop at
+    the first step that breaks a rule and say why (M4, M5, M6, M8, M10, M12). A plan never ends on
+    an occupied square: it backs up to the last free one (M10)."""
+    gr = _context_key(board, rules)
+    s = _Search(gr, rules, mover, ctx)
+    u, par, lastk, c = gr.node(mover.at), 0, -1, 0
+    steps: list[Step] = []
+    stop: Refusal | None = None
+    for index, target in enumerate(plan):
+        if target == gr.sq(u):
+            continue
+        if not board.inside(target):
+            stop = Refusal("M1", f"{target} is off the map")
+            break
+        j, k, crossed = _locate(s, gr, u, gr.node(target), lastk)
+        if k < 0:
+            stop = Refusal("M5", f"{target} is neither a step nor a straight jump from {gr.sq(u)} (M5)")
+            break
+        if crossed:
+            bad = next((w for land, cr, w in s.jumps(u, k, lastk) if land == j), None)
+            nends = 1 if gr.hard[crossed[-1]][k] else 0
+            n = len(crossed) + 1
+        else:
+            _, bad, _, nends = s.step(u, k)
+            n = 1
+        if bad is not None:
+            stop = bad
+            break
+        nc, npar = c, par
+        for _ in range(n):
+            sc, npar = s.step_cost(gr.diag[u][k], npar)
+            nc += sc
+        if nc > mover.allowance:
+            stop = Refusal("M1", f"beyond the allowance of {mover.allowance} squares (M1)")
+            break
+        steps.append(Step(gr.sq(j), nc, tuple(gr.sq(x) for x in crossed), gr.diag[u][k]))
+        u, par, lastk, c = j, npar, k, nc
+        if nends and index != len(plan) - 1:
+            stop = _ENDS[nends]
+            break
+    while steps and gr.node(steps[-1].to) in s.occ:  # M10: never end on an occupied square
+        o = s.occ[gr.node(steps[-1].to)]
+        stop = Refusal("M10", f"occupied by {o.name} (M10)")
+        steps.pop()
+    at = steps[-1].to if steps else mover.at
+    return Route(mover.at, tuple(steps), stop, at if stop else None)
+
+
+def _locate(s: _Search, gr: Grid, u: int, j: int, lastk: int) -> tuple[int, int, tuple[int, ...]]:
+    """(square, slot, crossed): j as a neighbour of u, or as the landing of a straight jump."""
+    for k in range(gr.slots):
+        if gr.nbr[u][k] == j:
+            return j, k, ()
+    if s.jumper:
+        for k in range(gr.slots):
+            for land, crossed, _ in s.jumps(u, k, lastk):
+                if land == j:
+                    return j, k, crossed
+    return j, -1, ()
+
+
+def plan_route(board: Board, rules: Rules, mover: Mover, ctx: Context, to: XY | None,
+               path: Sequence[XY] = (), plan_ctx: Context | None = None) -> Route:
+    """The route the resolver takes for an intent: Press charges (M7); a `to` reachable under this
+    turn's facts goes by the best route; otherwise the plan (the route seen when declaring, or the
+    explicit path) is followed and cut short where a rule stops it."""
+    if mover.use == "Press" and mover.target is not None:
+        rc = reach(board, rules, mover, ctx)
+        return rc.route_to(next(iter(rc.costs)))
+    if path:
+        return follow(board, rules, mover, ctx, path)
+    if to is None or to == mover.at:
+        return Route(mover.at, ())
+    now = reach(board, rules, mover, ctx)
+    if now.can_end(to):
+        return now.route_to(to)
+    declared = reach(board, rules, mover, plan_ctx or Context())
+    if not declared.can_end(to):
+        return Route(mover.at, (), now.why_not(to), mover.at)
+    planned = declared.route_to(to)
+    return follow(board, rules, mover, ctx, planned.squares)
+
+
+# -- from an encounter and a state to a Mover and a Context ---------------------------------------
+def mover_for(enc: Any, chars: Mapping[CharId, Any], who: CharId, use: str, target: CharId | None = None,
+              item: str = "simple", moving: bool = True) -> Mover:
+    """The Mover for `who` using `use` (a canonical half) at its current square (M1-M3, M5)."""
+    char = enc.by_id[who]
+    rules: Rules = enc.rules
+    st = chars[who]
+    pair = "Acrobatics/Climb"
+    jump = char.base(pair) + char.equipment_bonus(pair)[0] if use == "Acrobatics" else 0
+    t_at = chars[target].at if target is not None and target in chars else None
+    t_name = enc.by_id[target].name if target is not None and target in enc.by_id else ""
+    return Mover(who, char.name, use, st.at, allowance(rules, char, use, st.major, item, moving), jump,
+                 t_at if use in ("Press", "Provoke") else None, t_name)
+
+
+def context_for(enc: Any, chars: Mapping[CharId, Any], who: CharId,
+                sticky_uses: Mapping[CharId, str] | None = None) -> Context:
+    """Everyone else's square (friend or foe of `who`) and the sticky enemies among them (M6, M10)."""
+    side = enc.by_id[who].side
+    occ: dict[XY, Occupant] = {}
+    sticky: list[StickyFoe] = []
+    for c in enc.characters:
+        st = chars.get(c.id)
+        if c.id == who or st is None or st.at is None or not st.active:
+            continue
+        occ.setdefault(tuple(st.at), Occupant(c.name, c.side == side))
+        use = (sticky_uses or {}).get(c.id)
+        if use is not None and c.side != side:
+            sticky.append(StickyFoe(tuple(st.at), c.name, use))
+    return Context(MappingProxyType(occ), tuple(sticky))
+
+
+def reach_for(enc: Any, state: Any, who: CharId, use: str, target: CharId | None = None,
+              item: str = "simple", sticky_uses: Mapping[CharId, str] | None = None) -> Reach:
+    """Reach of `who` in a MatchState as the board stands (for the AI and the UI preview)."""
+    chars = state.chars if hasattr(state, "chars") else state
+    mover = mover_for(enc, chars, who, use, target, item)
+    return reach(enc.board, enc.rules, mover, context_for(enc, chars, who, sticky_uses))

@@ -1,0 +1,92 @@
+"""Benchmark: a rules-complete Reach query vs networkx's plain bounded Dijkstra (DESIGN: quality bars).
+
+1. On a 100x100 map (15% blocked, 15% difficult), an allowance-4 mover's `movement.reach` (M1-M12:
+   alternating diagonals, difficult squares, occupants, a sticky foe, refusal reasons for every
+   square within allowance + 2) vs `nx.single_source_dijkstra_path_length(cutoff=4)` on the same
+   cached graph without rules. Goal: ours >= 5x faster.
+2. The same query on 32x32 vs 256x256 maps. Goal: ratio <= 1.2 (bounded by the allowance, not the map).
+
+Run: python bench/bench_reach.py   (prints medians and ratios; no assertions)
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import networkx as nx
+import numpy as np
+
+from battlemat.core import movement
+from battlemat.core.board import Board
+from battlemat.io.rules_file import load_rules
+
+RULES = load_rules()
+
+
+def make_board(n: int, seed: int = 1) -> Board:
+    rng = np.random.default_rng(seed)
+    roll = rng.random((n, n))
+    return Board(n, n, blocked=roll < 0.15, difficult=(roll >= 0.15) & (roll < 0.30))
+
+
+def sources(board: Board, k: int, seed: int = 2) -> list[tuple[int, int]]:
+    rng = np.random.default_rng(seed)
+    out: list[tuple[int, int]] = []
+    while len(out) < k:
+        x, y = (int(v) for v in rng.integers(0, board.width, 2))
+        if board.enterable((x, y)) and not board.difficult[y, x]:
+            out.append((x, y))
+    return out
+
+
+def timed(fn, repeat: int) -> float:
+    """Median seconds per call over `repeat` calls (perf_counter: benchmarks may read a clock)."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def ours(board: Board, srcs: list[tuple[int, int]]):
+    def run() -> None:
+        for s in srcs:
+            foe = (s[0] + 1, s[1]) if s[0] + 1 < board.width else (s[0] - 1, s[1])
+            ctx = movement.Context({foe: movement.Occupant("Orc", False)}, (movement.StickyFoe(foe, "Orc", "Melee"),))
+            movement.reach(board, RULES, movement.Mover("a", "Ada", "Exit", s, 4), ctx)
+    return run
+
+
+def plain(board: Board, srcs: list[tuple[int, int]]):
+    g = movement.grid(board).graph
+
+    def run() -> None:
+        for s in srcs:
+            nx.single_source_dijkstra_path_length(g, s, cutoff=4, weight="cost")
+    return run
+
+
+def main() -> int:
+    repeat = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    b100 = make_board(100)
+    movement.grid(b100)  # built once per board, outside the timing
+    srcs = sources(b100, 50)
+    t_ours, t_nx = timed(ours(b100, srcs), repeat), timed(plain(b100, srcs), repeat)
+    print(f"100x100, allowance 4, 50 queries: reach (rules) {t_ours / 50 * 1e6:8.1f} us/query   "
+          f"networkx plain cutoff=4 {t_nx / 50 * 1e6:8.1f} us/query   speed-up x{t_nx / t_ours:.2f} (goal >= 5)")
+    sizes = {}
+    for n in (32, 256):
+        b = make_board(n, seed=n)
+        movement.grid(b)
+        s = sources(b, 50, seed=n)
+        sizes[n] = timed(ours(b, s), repeat)
+        print(f"{n}x{n}: reach {sizes[n] / 50 * 1e6:8.1f} us/query")
+    print(f"256x256 / 32x32 ratio {sizes[256] / sizes[32]:.2f} (goal <= 1.2)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
