@@ -195,3 +195,13 @@ def test_C5_defense_inflicts_losses_switch():
     assert "a" not in {e.data["who"] for e in of(default, "losses")}
     _, switched = play_data(chars, turns, rules={"defense_inflicts_losses": True})
     assert {e.data["who"]: e.data["n"] for e in of(switched, "losses")}["a"] == 1  # 3 (half of 6) - 2
+
+
+def test_C3_interference_found_when_two_groups_share_a_target():
+    # x is attacked by y (Melee) and z (Press); x strikes back at y: x and y interfere, z attacks alone.
+    _, events = play_data(
+        [char("x", "a", skills={"Melee": 5}), char("y", "b", skills={"Melee": 2}), char("z", "b", skills={"Press": 2})],
+        [[act("x", "Melee", "y"), act("y", "Melee", "x"), act("z", "Press", "x")]],
+    )
+    kinds = sorted(e.data["kind"] for e in of(events, "contest"))
+    assert kinds == ["attack", "interfere"]

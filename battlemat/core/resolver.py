@@ -549,7 +549,7 @@ class _Turn:
         group against its target's opposition (C2, C4, C5). Losses land at the end (apply)."""
         hits: list[_Hit] = []
         done: set[tuple[str, CharId]] = set()
-        by_target = {g.target: g for g in groups}
+        group_of = {m: g for g in groups for m in g.members}  # one intent each: one group each
         for g in groups:
             if g.key in done:
                 continue
@@ -561,12 +561,10 @@ class _Turn:
                 done.add(g.key)
                 continue
             partner = None
-            if interfere:
-                for m in g.members:
-                    cand = by_target.get(m)
-                    if cand is not None and g.target in cand.members and cand.key not in done and cand is not g:
-                        partner = cand
-                        break
+            if interfere:  # C3: the target attacks one of this group's members back
+                cand = group_of.get(g.target)
+                if cand is not None and cand.target in g.members and cand.key not in done and cand is not g:
+                    partner = cand
             for m in g.members:
                 self.attacked_by.setdefault(g.target, set()).add(m)
             if partner is not None:
