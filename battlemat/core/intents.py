@@ -19,6 +19,7 @@ class Intent:
     path: tuple[XY, ...] = ()
     share: bool = False  # O6
     item: str = "simple"  # M1: simple | dexterity | concentration
+    throw: XY | None = None  # M13: where a Wrestle user throws the foe it holds
 
     @property
     def moves(self) -> bool:
@@ -40,4 +41,6 @@ class Intent:
             d["share"] = True
         if self.use == "item":
             d["item"] = self.item
+        if self.throw is not None:
+            d["throw"] = list(self.throw)
         return d

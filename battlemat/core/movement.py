@@ -689,7 +689,10 @@ def mover_for(enc: Any, chars: Mapping[CharId, Any], who: CharId, use: str, targ
     jump = char.base(pair) + char.equipment_bonus(pair)[0] if use == "Acrobatics" else 0
     t_at = chars[target].at if target is not None and target in chars else None
     t_name = enc.by_id[target].name if target is not None and target in enc.by_id else ""
-    return Mover(who, char.name, use, st.at, allowance(rules, char, use, st.major, item, moving), jump,
+    allowed = allowance(rules, char, use, st.major, item, moving)
+    if getattr(st, "held_by", None) is not None and use != "Escape":
+        allowed = 0  # C8: held in a grip (M13) nobody moves away but by Escape
+    return Mover(who, char.name, use, st.at, allowed, jump,
                  t_at if use in ("Press", "Provoke") else None, t_name)
 
 

@@ -12,6 +12,8 @@ no longer strikes in P4.
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -118,13 +120,37 @@ def validate_intent(enc: Encounter, state: MatchState, intent: Intent) -> Intent
     for m in intent.modifiers:
         if m.value not in (-2, -1, 1, 2):
             raise IllegalIntent(who, f"a situational modifier is +-1 or +-2, not {m.value}", "S6", "modifiers")
+    held_by = st.held_by if st.held_by is not None and state[st.held_by].active else None
+    if held_by is not None and intent.moves and use != "Escape":
+        name = enc.by_id[held_by].name
+        raise IllegalIntent(who, f"is held by {name}: only Escape can break the grip before moving", "C8", "to")
+    if intent.throw is not None:
+        _validate_throw(enc, state, intent, use)
     if enc.board is not None and intent.moves:
         _validate_move(enc, state, intent, use)
     if use == intent.use:
         return intent
-    return Intent(
-        who, use, intent.target, intent.also, intent.modifiers, intent.to, intent.path, intent.share, intent.item
-    )
+    return dataclasses.replace(intent, use=use)
+
+
+def _validate_throw(enc: Encounter, state: MatchState, intent: Intent, use: str) -> None:
+    """M13: Wrestle throws a foe it grabbed on an earlier turn, up to 1 square per Wrestle rating."""
+    who, target = intent.who, intent.target
+    if use != "Wrestle" or target is None:
+        raise IllegalIntent(who, "only Wrestle on a held foe can throw it", "M13", "throw")
+    if state[target].held_by != who:
+        raise IllegalIntent(who, f"does not hold {enc.by_id[target].name}: grab it with Wrestle first", "M13", "throw")
+    char = enc.by_id[who]
+    strength = char.base("Wrestle/Disarm") + char.equipment_bonus("Wrestle/Disarm")[0]
+    start, to = state[target].at, _xy(intent.throw)  # type: ignore[arg-type]
+    board = enc.board
+    if board is not None and start is not None:
+        if not board.enterable(to):
+            raise IllegalIntent(who, f"cannot throw onto {to}: not a square to land on", "M13", "throw")
+        far = geometry.distance(board, start, to, enc.rules.switch("diagonals"))
+        if far > strength:
+            raise IllegalIntent(who, f"throw of {far} squares is beyond Wrestle {strength} (1 per point)", "M13",
+                                "throw")
 
 
 def _xy(v: Sequence[int]) -> XY:
@@ -210,6 +236,7 @@ class _Turn:
     blocks: dict[CharId, set[tuple[str, CharId]]] = field(default_factory=dict)
     shares: list[tuple[CharId, Advantage]] = field(default_factory=list)
     hidden: list[tuple[CharId, CharId]] = field(default_factory=list)
+    grips: list[tuple[CharId, CharId, int]] = field(default_factory=list)  # (held, wrestler, rating)
     failed: set[CharId] = field(default_factory=set)  # attacks that came to nothing (R2, R4, P4)
 
     def __post_init__(self) -> None:
@@ -571,8 +598,8 @@ class _Turn:
                 done |= {g.key, partner.key}
                 for m in partner.members:
                     self.attacked_by.setdefault(partner.target, set()).add(m)
-                ra, _ = self.group_rating(g, partner.use)
-                rb, _ = self.group_rating(partner, g.use)
+                ra, lead_a = self.group_rating(g, partner.use)
+                rb, lead_b = self.group_rating(partner, g.use)
                 roll = self.dice.contest(ra, rb, self.rng)
                 self.contest_event(
                     "interfere", ra, g.members, rb, partner.members,
@@ -580,8 +607,10 @@ class _Turn:
                 )
                 if roll.winner == "attack":
                     hits.append(_Hit(g.target, roll.margin, tuple(g.members)))
+                    self.grip(g, lead_a, ra)
                 elif roll.winner == "defense":
                     hits.append(_Hit(partner.target, roll.margin, tuple(partner.members)))
+                    self.grip(partner, lead_b, rb)
                 elif self.rules.switch("mutual_tie_both_succeed"):
                     self.emit("no_effect", "equal ratings: both attacks succeed, with no losses (C3)", ("C3",))
                 else:
@@ -589,18 +618,47 @@ class _Turn:
                 continue
             done.add(g.key)
             dfn, how, dskill = self.opposition(g.target, g)
-            att, _ = self.group_rating(g, dskill)
+            att, leader = self.group_rating(g, dskill)
             roll = self.dice.contest(att, dfn, self.rng)
             rules = ["C2", "C5"] + (["S7"] if len(g.members) > 1 else []) + (["C4"] if g.half.ranged else [])
             self.contest_event("attack", att, g.members, dfn, [g.target], how, roll, rules)
             if roll.winner == "attack":
                 hits.append(_Hit(g.target, roll.margin, tuple(g.members)))
+                self.grip(g, leader, att)
             elif roll.winner == "defense" and self.rules.switch("defense_inflicts_losses"):
                 it = self.intents.get(g.target)
                 if it and self.rules.halves[it.use].act == "attack" and dskill:
                     hits.append(_Hit(g.members[0], roll.margin, (g.target,)))
         hits += self.secondary_hits(groups)
         self.apply(hits)
+        self.land_grips()
+
+    def grip(self, g: _Group, leader: CharId, rating: Rating) -> None:
+        """M13: a successful Wrestle grabs its target (or throws a foe already held)."""
+        if g.use == "Wrestle":
+            self.grips.append((g.target, leader, rating.value))
+
+    def land_grips(self) -> None:
+        for held, wrestler, value in self.grips:
+            if not (self.active(held) and self.active(wrestler)):
+                continue
+            it = self.intents[wrestler]
+            if it.throw is not None and self.state[held].held_by == wrestler and it.target == held:
+                to = (int(it.throw[0]), int(it.throw[1]))
+                taken = any(s.at == to and s.active for c, s in self.st.items() if c != held)
+                if taken:
+                    self.emit("no_effect", f"{self.name(wrestler)} cannot throw {self.name(held)} onto {to}: "
+                              "someone stands there (M13, M10)", ("M13", "M10"), who=wrestler, target=held)
+                    continue
+                self.st[held] = self.st[held].with_(at=to, held_by=None, hold=0)
+                self.emit("thrown", f"{self.name(wrestler)} throws {self.name(held)} to {to} (M13)", ("M13",),
+                          who=held, by=wrestler, to=list(to))
+                continue
+            self.st[held] = self.st[held].with_(held_by=wrestler, hold=value)
+            self.emit("grabbed", f"{self.name(wrestler)} grabs {self.name(held)} (grip {value}): it cannot move "
+                      f"away unless its Escape beats {value} (C8); next turn it can be thrown (M13)", ("M13", "C8"),
+                      who=held, by=wrestler, hold=value)
+        self.grips.clear()
 
     def secondary_hits(self, groups: list[_Group]) -> list[_Hit]:
         """C7: Melee talent strikes extra adjacent foes, each at Melee - 1, each its own contest."""
@@ -630,6 +688,19 @@ class _Turn:
 
     # -- end of turn -----------------------------------------------------------------------------
     def end_of_turn(self) -> None:
+        for cid in self.order():
+            s = self.st[cid]
+            holder = s.held_by
+            if holder is None or not s.active:
+                continue
+            gone = not self.active(holder)
+            apart = (self.enc.board is not None and s.at is not None and self.st[holder].at is not None
+                     and not geometry.adjacent(self.enc.board, s.at, self.st[holder].at))
+            if gone or apart:
+                self.st[cid] = s.with_(held_by=None, hold=0)
+                why = "is out of the fight" if gone else "is no longer next to it"
+                self.emit("released", f"{self.name(cid)} is free: {self.name(holder)} {why} (M13)", ("M13",),
+                          who=cid, by=holder)
         for hider, foe in self.hidden:
             if not self.active(hider):
                 continue
@@ -781,12 +852,13 @@ def _movement(t: _Turn) -> None:
     """P2: Exit first, then Acrobatics/Climb, then everyone else (M9); shouts share what was learnt
     (O6); Wonder's slow advance intimidates foes who already bleed (O5). Without a map positions are
     taken as declared; with a map every plan goes through `movement` (M1-M12, E1)."""
+    _escapes(t)
     if t.enc.board is not None:
         _board_movement(t)
     for sub in (1, 2, 3) if t.enc.board is None else ():
         for cid in t.order():
             it = t.intents.get(cid)
-            if it is None or not t.active(cid):
+            if it is None or not t.active(cid) or t.st[cid].held_by is not None:
                 continue
             h = t.rules.halves[it.use]
             if (h.sub_phase if h.name != "item" else 3) != sub:
@@ -813,6 +885,29 @@ def _movement(t: _Turn) -> None:
                 t.grant(cid, Advantage(foe, 1, "intimidating advance", "O5"), share=False)
 
 
+def _escapes(t: _Turn) -> None:
+    """C8: at the start of movement, a held character using Escape breaks the grip when its Escape
+    beats the rating that made it; anyone else held stays where it is (M13)."""
+    for cid in t.order():
+        s, it = t.st[cid], t.intents.get(cid)
+        if s.held_by is None or it is None or not t.active(cid):
+            continue
+        holder = t.name(s.held_by)
+        if it.use == "Escape":
+            r = t.rating(cid, "Escape", s.held_by, None)
+            free = r.value > s.hold
+            t.emit("escaped" if free else "stopped",
+                   f"{t.name(cid)}: {r.explain()} vs {holder}'s grip {s.hold} -> "
+                   + ("breaks free (C8)" if free else "still held: Escape must beat the grip (C8)"),
+                   ("C8",), who=cid, at=list(s.at) if s.at is not None else None, rule="C8",
+                   reason=f"held by {holder} (C8)", escape=r.to_dict(), hold=s.hold)
+            if free:
+                t.st[cid] = s.with_(held_by=None, hold=0)
+        elif it.moves or (it.use == "Press" and it.target is not None and t.enc.board is not None):
+            t.emit("stopped", f"{t.name(cid)} cannot move: held by {holder} (C8)", ("C8",), who=cid,
+                   at=list(s.at) if s.at is not None else None, rule="C8", reason=f"held by {holder} (C8)")
+
+
 def _board_movement(t: _Turn) -> None:
     """P2 on a map: sub-phases Exit, Acrobatics/Climb, everyone else (M9). Sticky zones and
     occupied squares are those at the start of each sub-phase (M6 [house]); plans are cut short
@@ -831,6 +926,8 @@ def _board_movement(t: _Turn) -> None:
             it = t.intents.get(cid)
             charge = it is not None and it.use == "Press" and it.target is not None  # M7: Press always charges
             if it is None or not t.active(cid) or not (it.moves or charge) or snapshot[cid].at is None:
+                continue
+            if snapshot[cid].held_by is not None:  # C8: held fast (the stop was logged by _escapes)
                 continue
             h = t.rules.halves[it.use]
             if (h.sub_phase if h.name != "item" else 3) != sub:

@@ -32,6 +32,8 @@ class CharacterState:
     at: XY | None = None
     advantages: tuple[Advantage, ...] = ()
     deadly_losses: int = 0  # losses taken from deadly foes (L4)
+    held_by: CharId | None = None  # grabbed by this wrestler (M13); only Escape breaks it (C8)
+    hold: int = 0  # the Wrestle rating that made the grip (C8)
 
     @property
     def active(self) -> bool:

@@ -27,7 +27,7 @@ _ENCOUNTER_KEYS = {"title", "seed", "dice", "map"}
 _CHAR_KEYS = {
     "id", "name", "side", "skills", "talents", "equipment", "kind", "fragile", "deadly", "observe_tn", "at", "ai", "script",
 }
-_INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item"}
+_INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item", "throw"}
 AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default")
 
 
@@ -351,6 +351,7 @@ def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> 
         sq = r.square(p, f"{place}.path[{pi}]")
         if sq is not None:
             path.append(sq)
+    throw = r.square(t["throw"], f"{place}.throw") if "throw" in t else None
     item = r.typed(t, "item", str, place, "simple")
     if item not in r.rules.item_move:
         r.bad(f"{place}.item", f"unknown item kind {item!r} (M1)", f"use one of: {', '.join(r.rules.item_move)}")
@@ -364,4 +365,5 @@ def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> 
         path=tuple(path),
         share=r.typed(t, "share", bool, place, False),
         item=item,
+        throw=throw,
     )
