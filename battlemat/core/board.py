@@ -2,10 +2,24 @@
 
 Pure value built by `battlemat.io` from a Tiled map; the core never sees pytmx or pygame.
 Arrays are indexed [y, x]. All rules speak of "squares"; on hex maps a square is a hex.
+
+What the terrain arrays mean, by rule:
+- `blocked`: nobody enters or stands there (walls, large statues, tree trunks).
+- `difficult`: entering ends the move (M4), from any direction.
+- `difficult_dirs`: bits of DIRECTIONS; entering while travelling in one of them ends the move (M4,
+  stairs and slopes going up). The direction is the compass direction of the step (`direction`).
+- `level`: elevation (M12: changing level needs stairs or Climb; R5: higher ground).
+- `opaque`: blocks the line of sight between square centres (R4).
+- `cover`: 0..2, each cover square on a line of sight gives -1 to the shooter (R4).
+- `pit`: never entered, may be jumped (M5).
+- `hazard`: index into `hazards`, -1 for none (E1).
+- `feature`: index into `features`, the terrain's name ("stairs", "rubble") for explanations, -1 none.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -16,6 +30,51 @@ from battlemat.types import XY
 
 # Directions of travel for `difficult_dirs`, as bits. Tiled y grows downward: N is y-1.
 DIRECTIONS: dict[str, int] = {"N": 1, "NE": 2, "E": 4, "SE": 8, "S": 16, "SW": 32, "W": 64, "NW": 128}
+# Unit steps of each direction in board coordinates (x right, y down).
+DIRECTION_STEPS: dict[str, XY] = {
+    "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
+}
+
+
+def parse_directions(text: str) -> int:
+    """'N,NE' (commas or spaces, any case) -> bits of DIRECTIONS. Raises ValueError naming the bad word."""
+    bits = 0
+    for word in re.split(r"[\s,;|]+", text.strip()):
+        if not word:
+            continue
+        try:
+            bits |= DIRECTIONS[word.upper()]
+        except KeyError:
+            raise ValueError(f"{word!r} is not a direction (use {', '.join(DIRECTIONS)})") from None
+    return bits
+
+
+def directions_text(bits: int) -> str:
+    """Bits of DIRECTIONS -> 'N,NE' (the order of DIRECTIONS)."""
+    return ",".join(name for name, bit in DIRECTIONS.items() if bits & bit)
+
+
+def transform_directions(bits: int, flip_x: bool, flip_y: bool, diagonal: bool) -> int:
+    """Directions of a tile that Tiled drew flipped or rotated (its gid flags): diagonal flip (swap x and
+    y) first, then horizontal, then vertical, the order Tiled applies them. A stairs tile rising north,
+    rotated 90 degrees clockwise in Tiled (diagonal + horizontal), rises east."""
+    out = 0
+    for name, bit in DIRECTIONS.items():
+        if not bits & bit:
+            continue
+        dx, dy = DIRECTION_STEPS[name]
+        if diagonal:
+            dx, dy = dy, dx
+        if flip_x:
+            dx = -dx
+        if flip_y:
+            dy = -dy
+        out |= DIRECTIONS[_STEP_NAMES[(dx, dy)]]
+    return out
+
+
+_STEP_NAMES = {step: name for name, step in DIRECTION_STEPS.items()}
+_REQUIREMENT = re.compile(r"^(?P<skill>[A-Za-z][A-Za-z /'-]*?)\s*(?P<rating>\d+)$")
 
 
 @dataclass(frozen=True)
@@ -25,6 +84,29 @@ class Hazard:
     text: str
     requirements: tuple[tuple[str, int], ...]  # (skill pair or half, minimum rating)
     harm: int
+
+    @staticmethod
+    def parse(text: str, harm: int) -> Hazard:
+        """Read the elusion text of E1: alternatives joined by 'or' (or commas), each a skill and the
+        rating that exempts. A name and brackets may frame it: 'Floor Trap [Block/Dodge 4 or Perception 3]'.
+        Skill names are kept as written; the io layer checks them against the rules.
+        Raises ValueError saying what is wrong."""
+        inner = text.strip()
+        bracket = re.search(r"\[(.*)\]", inner)
+        if bracket:
+            inner = bracket.group(1)
+        parts = [p.strip() for p in re.split(r"\s+or\s+|\s*[,;]\s*", inner, flags=re.I) if p.strip()]
+        if not parts:
+            raise ValueError("a hazard names the skills that elude it, e.g. 'Block/Dodge 4 or Perception 3'")
+        reqs: list[tuple[str, int]] = []
+        for part in parts:
+            m = _REQUIREMENT.match(part)
+            if not m:
+                raise ValueError(f"{part!r} is not 'Skill rating' (e.g. 'Perception 3')")
+            reqs.append((m.group("skill").strip(), int(m.group("rating"))))
+        if isinstance(harm, bool) or not isinstance(harm, int) or harm < 1:
+            raise ValueError(f"harm is the losses a hazard inflicts, a whole number >= 1, found {harm!r}")
+        return Hazard(text.strip(), tuple(reqs), harm)
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,19 +118,26 @@ class Board:
     stagger_index: str = ""  # hex only: "odd" | "even" (Tiled's staggerindex)
     tile_width: int = 32
     tile_height: int = 32
-    blocked: np.ndarray = field(default=None)  # type: ignore[assignment]  # bool
-    difficult: np.ndarray = field(default=None)  # type: ignore[assignment]  # bool, any direction
-    difficult_dirs: np.ndarray = field(default=None)  # type: ignore[assignment]  # uint8 bits of DIRECTIONS
-    level: np.ndarray = field(default=None)  # type: ignore[assignment]  # int16
-    opaque: np.ndarray = field(default=None)  # type: ignore[assignment]  # bool
-    cover: np.ndarray = field(default=None)  # type: ignore[assignment]  # uint8 0..2
-    pit: np.ndarray = field(default=None)  # type: ignore[assignment]  # bool
-    hazard: np.ndarray = field(default=None)  # type: ignore[assignment]  # int16 index into hazards, -1 none
+    blocked: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # bool
+    difficult: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # bool, any direction
+    difficult_dirs: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # uint8 bits of DIRECTIONS
+    level: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # int16
+    opaque: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # bool
+    cover: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # uint8 0..2
+    pit: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # bool
+    hazard: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # int16 index into hazards, -1 none
     hazards: tuple[Hazard, ...] = ()
     tokens: Mapping[str, XY] = field(default_factory=lambda: MappingProxyType({}))
     source: str = ""  # file it came from, for messages
+    hex_side_length: int = 0  # hex only: Tiled's hexsidelength (pixels)
+    feature: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # int16 index into features, -1 none
+    features: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.grid not in ("square", "hex"):
+            raise ValueError(f"grid is 'square' or 'hex', not {self.grid!r}")
+        if self.grid == "hex" and (self.stagger_axis not in ("x", "y") or self.stagger_index not in ("odd", "even")):
+            raise ValueError("a hex board needs stagger_axis 'x' or 'y' and stagger_index 'odd' or 'even'")
         shape = (self.height, self.width)
         defaults = {
             "blocked": np.zeros(shape, bool),
@@ -59,6 +148,7 @@ class Board:
             "cover": np.zeros(shape, np.uint8),
             "pit": np.zeros(shape, bool),
             "hazard": np.full(shape, -1, np.int16),
+            "feature": np.full(shape, -1, np.int16),
         }
         for name, default in defaults.items():
             arr = getattr(self, name)
@@ -68,6 +158,8 @@ class Board:
                 raise ValueError(f"terrain array {name} has shape {arr.shape}, expected {shape}")
             arr.setflags(write=False)
             object.__setattr__(self, name, arr)
+        if not isinstance(self.tokens, MappingProxyType):
+            object.__setattr__(self, "tokens", MappingProxyType(dict(self.tokens)))
 
     @staticmethod
     def empty(width: int, height: int, grid: str = "square", **kw: object) -> Board:
@@ -81,3 +173,91 @@ class Board:
         """Inside, not blocked and not a pit (pits are jumped, never entered: M5)."""
         x, y = sq
         return self.inside(sq) and not self.blocked[y, x] and not self.pit[y, x]
+
+    # -- geometry of the drawn map -----------------------------------------------------------------
+    def centers(self) -> tuple[np.ndarray, np.ndarray]:
+        """Pixel centres of every square as two float arrays [y, x], in Tiled's map pixel space (the
+        space of object positions). Hex layout follows Tiled's hexagonal renderer: with stagger axis x
+        the staggered columns sit half a tile lower, with y the staggered rows sit half a tile right."""
+        ys, xs = np.mgrid[0 : self.height, 0 : self.width]
+        tw, th = self.tile_width, self.tile_height
+        if self.grid == "square":
+            return xs * tw + tw / 2.0, ys * th + th / 2.0
+        tw, th = tw & ~1, th & ~1  # Tiled rounds hex tiles down to even sizes
+        side = self.hex_side_length
+        even = self.stagger_index == "even"
+        if self.stagger_axis == "x":
+            column_width = (tw - side) // 2 + side
+            staggered = (xs % 2 == 0) if even else (xs % 2 == 1)
+            px = xs * column_width
+            py = ys * th + np.where(staggered, th // 2, 0)
+        else:
+            row_height = (th - side) // 2 + side
+            staggered = (ys % 2 == 0) if even else (ys % 2 == 1)
+            px = xs * tw + np.where(staggered, tw // 2, 0)
+            py = ys * row_height
+        return px + tw / 2.0, py + th / 2.0
+
+    def center(self, sq: XY) -> tuple[float, float]:
+        cx, cy = self.centers()
+        x, y = sq
+        return float(cx[y, x]), float(cy[y, x])
+
+    def direction(self, a: XY, b: XY) -> str:
+        """Compass direction of a step from a to b (the name used by `difficult_dirs`). On hex maps it
+        is the compass point nearest the line between the two centres: flat-topped hexes (stagger x)
+        step N, NE, SE, S, SW, NW; pointy-topped hexes (stagger y) step E, NE, NW, W, SW, SE."""
+        if self.grid == "square":
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            return _STEP_NAMES[((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))]
+        ax, ay = self.center(a)
+        bx, by = self.center(b)
+        angle = math.degrees(math.atan2(ay - by, bx - ax)) % 360  # counter-clockwise from east, y up
+        names = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")
+        return names[round(angle / 45) % 8]
+
+    def difficult_entering(self, a: XY, b: XY) -> bool:
+        """Does stepping from a into b end the move (M4)? Difficult squares always do; directional
+        ones only when the step goes their way (stairs going up)."""
+        x, y = b
+        if self.difficult[y, x]:
+            return True
+        bits = int(self.difficult_dirs[y, x])
+        return bool(bits and bits & DIRECTIONS[self.direction(a, b)])
+
+    def feature_at(self, sq: XY) -> str:
+        """The terrain's name at a square ('stairs', 'rubble'), or '' when it has none."""
+        x, y = sq
+        i = int(self.feature[y, x])
+        return self.features[i] if i >= 0 else ""
+
+    def hazard_at(self, sq: XY) -> Hazard | None:
+        x, y = sq
+        i = int(self.hazard[y, x])
+        return self.hazards[i] if i >= 0 else None
+
+    def describe(self, sq: XY) -> str:
+        """Plain words for one square, for tooltips and explanations."""
+        x, y = sq
+        words: list[str] = []
+        name = self.feature_at(sq)
+        if name:
+            words.append(name)
+        if self.blocked[y, x]:
+            words.append("blocked")
+        if self.pit[y, x]:
+            words.append("pit (jump it: M5)")
+        if self.difficult[y, x]:
+            words.append("difficult (M4)")
+        if self.difficult_dirs[y, x]:
+            words.append(f"difficult going {directions_text(int(self.difficult_dirs[y, x]))} (M4)")
+        if self.level[y, x]:
+            words.append(f"level {int(self.level[y, x])} (M12)")
+        if self.opaque[y, x]:
+            words.append("blocks sight (R4)")
+        if self.cover[y, x]:
+            words.append(f"cover {int(self.cover[y, x])} (R4)")
+        hz = self.hazard_at(sq)
+        if hz:
+            words.append(f"hazard [{hz.text}], harm {hz.harm} (E1)")
+        return ", ".join(words) or "open ground"

@@ -182,6 +182,7 @@ class Grid:
     # node -> ((slot, neighbour, diagonal, difficult, enterable, level change), ...): the hot loop's view
     edges: list[tuple[tuple[int, int, bool, bool, bool, int], ...]] = field(default_factory=list)
     rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    zones: dict[XY, frozenset[int]] = field(default_factory=dict)
 
     def ring(self, at: XY, r: int) -> tuple[tuple[int, int], ...]:
         """Offsets (dx, dy) within distance r of `at` (M11); cached per radius and row/column parity."""
@@ -195,6 +196,16 @@ class Grid:
                 if geometry.distance(probe, c, (c[0] + dx, c[1] + dy), self.diagonals) <= r
             )
         return self.rings[key]
+
+    def zone(self, at: XY) -> frozenset[int]:
+        """Nodes next to `at` (a sticky foe's reach, M6), cached per square."""
+        z = self.zones.get(at)
+        if z is None:
+            z = self.zones[at] = frozenset(
+                self.node(s) for s, _, _ in geometry.steps(self.board, at, "chebyshev")
+                if geometry.adjacent(self.board, s, at)
+            )
+        return z
 
     def node(self, sq: XY) -> int:
         return sq[1] * self.board.width + sq[0]
@@ -303,12 +314,20 @@ class _Search:
         self.gr, self.rules, self.mover, self.ctx = gr, rules, mover, ctx
         self.alternating = gr.diagonals == "alternating"
         self.occ = {gr.node(sq): o for sq, o in ctx.occupants.items() if gr.board.inside(sq) and sq != mover.at}
-        self.zones: list[tuple[set[int], StickyFoe]] = []
+        self.zones: list[tuple[frozenset[int], StickyFoe]] = []
+        # M6 as a table: zone square -> {neighbour outside the zone: refusal}; first foe wins
+        self.forbid: dict[int, dict[int, Refusal]] = {}
         if mover.use not in STICKY_EXEMPT:
             for foe in ctx.sticky:
-                zone = {gr.node(s) for s, _, _ in geometry.steps(gr.board, foe.at, "chebyshev")
-                        if geometry.adjacent(gr.board, s, foe.at)}
+                zone = gr.zone(foe.at)
                 self.zones.append((zone, foe))
+                why = Refusal("M6", f"{foe.name} uses {foe.use}: sticky (M6)")
+                for u in zone:
+                    out = self.forbid.setdefault(u, {})
+                    for j in gr.nbr[u]:
+                        if j >= 0 and j not in zone:
+                            out.setdefault(j, why)
+            # a step from one zone into another foe's zone still leaves the first (M6)
         self.jumper = mover.use == "Acrobatics" and mover.jump_rating > 0
         self.run_m = float(rules.switch("jump_running_m_per_rating")) * mover.jump_rating
         self.stand_m = float(rules.switch("jump_standing_m_per_rating")) * mover.jump_rating
@@ -429,19 +448,24 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     counter = itertools.count()
     heap: list[tuple[int, float, int, tuple[int, int, int, int]]] = [(0, 0.0, next(counter), start)]
     ended: dict[int, tuple[int, float, tuple[int, int, int, int]]] = {}
-    refused: dict[int, tuple[int, Refusal]] = {}
+    # Refusals are logged cheaply during the search and sorted out only if someone asks why (_Refusals).
+    rlog: list[tuple[int, int, Refusal]] = []
+    ended_log: list[tuple[int, int]] = []  # (node, ends code): its neighbours are refused by M4/M12
+    refuse_later = rlog.append
 
     def refuse(j: int, prio: int, why: Refusal) -> None:
-        if j not in refused or prio < refused[j][0]:
-            refused[j] = (prio, why)
+        refuse_later((j, prio, why))
 
     edges, stairs, occ = gr.edges, gr.stairs, s.occ
     foes = {j for j, o in occ.items() if not o.friend}
     climb, jumper, press, alternating = mover.use == "Climb", s.jumper, s.press, s.alternating
-    near = set().union(*(z for z, _ in s.zones)) if s.zones else set()
     provoke = s.provoke
+    forbid = s.forbid
     nbr = gr.nbr
     heappush, heappop = heapq.heappush, heapq.heappop
+    if not (jumper or press):
+        best, parent, ended = _plain_search(gr, s, A, start[0], rlog, ended_log, foes, climb)  # type: ignore[assignment]
+        heap = []
     while heap:
         c, dv, _, st = heappop(heap)
         if best.get(st, INF) < (c, dv):
@@ -450,10 +474,7 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
         if u not in occ and u not in ended:
             ended[u] = (c, dv, st)
         if ends:
-            ended_why = (_PRIO_ENDS, _ENDS[ends])
-            for j in nbr[u]:
-                if j >= 0 and (j not in refused or refused[j][0] > _PRIO_ENDS):
-                    refused[j] = ended_why
+            ended_log.append((u, ends))
             continue
         for k, j, diag, hard, free, dl in edges[u]:
             # the rules of one step, as in _Search.step (terrain and occupants are reported by _finish)
@@ -466,9 +487,14 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
                 elif dl in (1, -1) and climb:
                     nends = 2
                 else:
-                    refuse(j, _PRIO_RULE, _LEVEL_CLIMB if climb else _LEVEL)
+                    refuse_later((j, _PRIO_RULE, _LEVEL_CLIMB if climb else _LEVEL))
                     continue
-            if provoke or u in near:
+            if u in forbid:  # M6: no step out of a sticky foe's reach
+                bad = forbid[u].get(j)
+                if bad is not None:
+                    refuse_later((j, _PRIO_RULE, bad))
+                    continue
+            if provoke:
                 bad = s.leave(u, j)
                 if bad is not None:
                     refuse(j, _PRIO_RULE, bad)
@@ -504,11 +530,12 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
                         parent[ns] = (st, crossed, gr.diag[u][k])
                         heappush(heap, (nc, ndv, next(counter), ns))
 
-    def route(st: tuple[int, int, int, int]) -> tuple[Step, ...]:
+    def route(st: Any) -> tuple[Step, ...]:
         out: list[Step] = []
         while st in parent:
             prev, crossed, diag = parent[st]
-            out.append(Step(gr.sq(st[0]), int(best[st][0]), tuple(gr.sq(x) for x in crossed), diag))
+            node = st >> 3 if isinstance(st, int) else st[0]
+            out.append(Step(gr.sq(node), int(best[st][0]), tuple(gr.sq(x) for x in crossed), diag))
             st = prev
         return tuple(reversed(out))
 
@@ -516,7 +543,86 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     routes: Mapping[XY, tuple[Step, ...]] = _Routes({gr.sq(u): st for u, (_, _, st) in ended.items()}, route)
     if s.press:
         costs, routes = _charge(s, gr, mover, ended, costs, routes, refuse)
-    return _finish(s, gr, mover, A, costs, routes, refused)
+    return _finish(s, gr, mover, A, costs, routes, (rlog, ended_log))
+
+
+def _plain_search(
+    gr: Grid, s: _Search, A: int, start: int, rlog: list, ended_log: list, foes: set[int], climb: bool
+) -> tuple[dict[int, tuple[int, float]], dict[int, tuple[int, tuple[()], bool]], dict[int, tuple[int, float, int]]]:
+    """The bounded search for movers that neither jump nor charge (most of them): step costs are
+    small whole numbers, so a bucket per cost replaces the heap, and a state is one int
+    (node << 3 | diagonal parity << 2 | ends code). Same order as the heap search: by cost, then
+    first found (STYLE 5), so the same routes."""
+    edges, stairs, occ, forbid = gr.edges, gr.stairs, s.occ, s.forbid
+    provoke, alternating = s.provoke, s.alternating
+    st0 = start << 3
+    best: dict[int, tuple[int, float]] = {st0: (0, 0.0)}
+    parent: dict[int, tuple[int, tuple[()], bool]] = {}
+    ended: dict[int, tuple[int, float, int]] = {}
+    buckets: list[list[int]] = [[] for _ in range(A + 1)]
+    buckets[0].append(st0)
+    add = rlog.append
+    for c in range(A + 1):
+        bucket = buckets[c]
+        for st in bucket:  # grows while it is walked when a step costs 0: never here
+            if best[st][0] < c:
+                continue
+            u, par, ends = st >> 3, (st >> 2) & 1, st & 3
+            if u not in occ and u not in ended:
+                ended[u] = (c, 0.0, st)
+            if ends:
+                ended_log.append((u, ends))
+                continue
+            fu = forbid.get(u)
+            for k, j, diag, hard, free, dl in edges[u]:
+                if not free or j in foes:
+                    continue
+                nends = 1 if hard else 0
+                if dl:
+                    if (dl == 1 or dl == -1) and (stairs[j] or stairs[u]):
+                        pass
+                    elif (dl == 1 or dl == -1) and climb:
+                        nends = 2
+                    else:
+                        add((j, _PRIO_RULE, _LEVEL_CLIMB if climb else _LEVEL))
+                        continue
+                if fu is not None:  # M6: no step out of a sticky foe's reach
+                    bad = fu.get(j)
+                    if bad is not None:
+                        add((j, _PRIO_RULE, bad))
+                        continue
+                if provoke:
+                    bad = s.leave(u, j)
+                    if bad is not None:
+                        add((j, _PRIO_RULE, bad))
+                        continue
+                if diag and alternating:
+                    sc, npar = (1, 1) if par == 0 else (2, 0)
+                else:
+                    sc, npar = 1, par
+                nc = c + sc
+                if nc <= A:
+                    ns = (j << 3) | (npar << 2) | nends
+                    old = best.get(ns)
+                    if old is None or nc < old[0]:
+                        best[ns] = (nc, 0.0)
+                        parent[ns] = (st, (), diag)
+                        buckets[nc].append(ns)
+    return best, parent, ended
+
+
+def _settle(gr: Grid, log: tuple[list[tuple[int, int, Refusal]], list[tuple[int, int]]]) -> dict[int, tuple[int, Refusal]]:
+    """The strongest reason logged for each square (lower priority number wins, first one on ties)."""
+    rlog, ended_log = log
+    refused: dict[int, tuple[int, Refusal]] = {}
+    nbr = gr.nbr
+    for u, ends in ended_log:
+        rlog.extend((j, _PRIO_ENDS, _ENDS[ends]) for j in nbr[u] if j >= 0)
+    for j, prio, why in rlog:
+        old = refused.get(j)
+        if old is None or prio < old[0]:
+            refused[j] = (prio, why)
+    return refused
 
 
 class _Routes(Mapping[XY, tuple[Step, ...]]):
@@ -563,35 +669,68 @@ def _charge(
 
 
 def _finish(s: _Search, gr: Grid, mover: Mover, A: int, costs: dict, routes: Mapping, refused: dict) -> Reach:
-    board = gr.board
-    out: dict[XY, Refusal] = {}
-    far = Refusal("M1", f"beyond the allowance of {A} squares (M1)")
-    x0, y0 = mover.at
-    w, h = board.width, board.height
-    occ, blocked, pit = s.occ, gr.blocked, gr.pit
-    for dx, dy in gr.ring(mover.at, A + 2):
-        x, y = x0 + dx, y0 + dy
-        if not (0 <= x < w and 0 <= y < h) or (x, y) in costs:
-            continue
-        j = y * w + x
-        if blocked[j]:
-            why = BLOCKED
-        elif pit[j]:
-            why = PIT
-        elif j in occ:
-            why = Refusal("M10", f"occupied by {occ[j].name} (M10)")
-        elif j in refused:
-            why = refused[j][1]
-        else:
-            why = far
-        out[(x, y)] = why
     hazards = {}
-    for sq in costs:
-        h = board.hazard[sq[1], sq[0]]
-        if h >= 0:
-            hazards[sq] = board.hazards[int(h)]
-    return Reach(mover, A, MappingProxyType(costs), routes, MappingProxyType(out),
+    board = gr.board
+    if board.hazards:
+        for sq in costs:
+            h = board.hazard[sq[1], sq[0]]
+            if h >= 0:
+                hazards[sq] = board.hazards[int(h)]
+    return Reach(mover, A, MappingProxyType(costs), routes, _Refusals(s, gr, mover, A, costs, refused),
                  MappingProxyType(hazards))
+
+
+class _Refusals(Mapping[XY, Refusal]):
+    """Why each square within allowance + 2 cannot be reached, worked out when first asked for:
+    the resolver and the AI only need the reachable squares, the UI and `battlemat reach` the rest."""
+
+    def __init__(self, s: _Search, gr: Grid, mover: Mover, A: int, costs: Mapping, refused: dict) -> None:
+        self._args: tuple[Any, ...] | None = (s, gr, mover, A, costs, refused)
+        self._out: dict[XY, Refusal] = {}
+
+    def _all(self) -> dict[XY, Refusal]:
+        if self._args is not None:
+            s, gr, mover, A, costs, log = self._args
+            self._args = None
+            refused = _settle(gr, log)
+            board = gr.board
+            far = Refusal("M1", f"beyond the allowance of {A} squares (M1)")
+            x0, y0 = mover.at
+            w, h = board.width, board.height
+            occ, blocked, pit = s.occ, gr.blocked, gr.pit
+            out = self._out
+            for dx, dy in gr.ring(mover.at, A + 2):
+                x, y = x0 + dx, y0 + dy
+                if not (0 <= x < w and 0 <= y < h) or (x, y) in costs:
+                    continue
+                j = y * w + x
+                if blocked[j]:
+                    why = BLOCKED
+                elif pit[j]:
+                    why = PIT
+                elif j in occ:
+                    why = Refusal("M10", f"occupied by {occ[j].name} (M10)")
+                elif j in refused:
+                    why = refused[j][1]
+                else:
+                    why = far
+                out[(x, y)] = why
+        return self._out
+
+    def __getitem__(self, sq: XY) -> Refusal:
+        return self._all()[sq]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __contains__(self, sq: object) -> bool:
+        return sq in self._all()
+
+    def get(self, sq: XY, default: Any = None) -> Any:  # type: ignore[override]
+        return self._all().get(sq, default)
 
 
 def follow(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Sequence[XY]) -> Route:

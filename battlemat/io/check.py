@@ -1,0 +1,107 @@
+"""`battlemat check FILE...`: validate maps (.tmx) and encounters (.toml), listing every problem.
+
+A map is checked for what stops loading (unsupported features, bad terrain values, broken tokens)
+and for what loads but is probably a mistake (misspelled property names, properties of the wrong
+Tiled type, missing images, terrain objects that cover nothing). An encounter is checked as
+`load_encounter` reads it, then its map, then the two together: characters off the map, on blocked
+squares or pits, sharing a square, and tokens that name no character.
+Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from battlemat.io.errors import LoadError, Problem
+
+EXIT_PROBLEMS = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="maps (.tmx) and encounters (.toml)")
+
+
+def run(args: argparse.Namespace) -> int:
+    seen: set[str] = set()
+    bad_files = 0
+    total = 0
+    out = sys.stdout
+    for name in args.files:
+        problems = check_file(Path(name))
+        if not problems:
+            print(f"ok: {name}", file=out)
+            continue
+        bad_files += 1
+        for problem in problems:
+            line = str(problem)
+            if line in seen:  # a map shared by several encounters is reported once
+                continue
+            seen.add(line)
+            total += 1
+            print(line, file=out)
+    if bad_files:
+        print(f"battlemat check: {total} problem{'s' * (total != 1)} in {bad_files} of {len(args.files)} "
+              f"file{'s' * (len(args.files) != 1)}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    return 0
+
+
+def check_file(path: Path) -> list[Problem]:
+    """Every problem of one file; an empty list when it is clean."""
+    file = str(path)
+    try:
+        if not path.exists():
+            return [Problem(file, "", "file not found", "check the path")]
+        suffix = path.suffix.lower()
+        if suffix == ".toml":
+            return check_encounter(path)
+        if suffix in (".tmx", ".tmj", ".json", ".tsx", ".tsj"):
+            return check_map(path)
+        return [Problem(file, "", f"cannot check a {suffix or 'file without extension'}",
+                        "pass maps (.tmx) and encounters (.toml)")]
+    except LoadError as exc:
+        return exc.problems
+    except Exception as exc:  # a bug of ours must not hide the other files' results
+        return [Problem(file, "", f"battlemat could not check this file ({type(exc).__name__}: {exc})",
+                        "please report this with the file")]
+
+
+def check_map(path: Path) -> list[Problem]:
+    from battlemat.io.tiled import lint_map
+
+    if path.suffix.lower() in (".tsx", ".tsj"):
+        return [Problem(str(path), "", "a tileset is checked through the maps that use it", "check the .tmx maps")]
+    return lint_map(path)[1]
+
+
+def check_encounter(path: Path) -> list[Problem]:
+    from battlemat.io.encounter import load_encounter
+    from battlemat.io.maps import placement_problems, token_problems
+    from battlemat.io.tiled import lint_map
+
+    try:
+        enc = load_encounter(path, with_map=False)
+    except LoadError as exc:  # the encounter's own problems, and its map's if it names one
+        map_ref = _map_reference(path)
+        if map_ref is None or not (path.parent / map_ref).is_file():
+            return exc.problems
+        return exc.problems + lint_map(path.parent / map_ref)[1]
+    if enc.map is None:
+        return []
+    board, problems = lint_map(path.parent / enc.map)
+    if board is None:
+        return problems
+    return problems + placement_problems(enc, board, str(path)) + token_problems(enc, board)
+
+
+def _map_reference(path: Path) -> str | None:
+    import tomllib
+
+    try:
+        head = tomllib.loads(path.read_text(encoding="utf-8")).get("encounter", {})
+    except (OSError, UnicodeError, tomllib.TOMLDecodeError):
+        return None
+    ref = head.get("map") if isinstance(head, dict) else None
+    return ref if isinstance(ref, str) else None

@@ -1,0 +1,89 @@
+"""An encounter meets its map: the board is loaded and every character gets its starting square.
+
+A character's square is its `at` in the encounter, else its token on the map (an object named by its
+id in the `tokens` layer), else none (it stays off the board until the game master places it).
+Where characters stand must make sense on the board: inside it, not on a blocked square or a pit
+(M5: pits are never entered), and never two on one square (M10).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from battlemat.core.board import Board
+from battlemat.core.character import Character
+from battlemat.core.encounter import Encounter
+from battlemat.io.errors import LoadError, Problem
+from battlemat.io.tiled import load_map
+from battlemat.types import XY
+
+
+def attach_map(enc: Encounter, map_path: str | Path, encounter_file: str = "") -> Encounter:
+    """Load the encounter's map into `Encounter.board` and place its characters.
+    Raises LoadError for a map that cannot be read or characters that cannot stand where placed."""
+    board, _ = load_map(map_path)
+    problems = placement_problems(enc, board, encounter_file)
+    if problems:
+        raise LoadError(problems)
+    return place_characters(enc, board)
+
+
+def starting_square(c: Character, board: Board) -> tuple[XY | None, bool]:
+    """A character's first square and whether it came from its token: `at` wins over a token."""
+    if c.at is not None:
+        return c.at, False
+    if c.id in board.tokens:
+        return board.tokens[c.id], True
+    return None, False
+
+
+def place_characters(enc: Encounter, board: Board) -> Encounter:
+    """The encounter with its board, and each character without `at` on its token's square."""
+    chars = tuple(dataclasses.replace(c, at=starting_square(c, board)[0]) for c in enc.characters)
+    return dataclasses.replace(enc, board=board, characters=chars)
+
+
+def placement_problems(enc: Encounter, board: Board, encounter_file: str = "") -> list[Problem]:
+    """Characters off the board, on squares nobody can stand on, or sharing a square. Each problem
+    names where the square was written: the character's `at`, or its token in the map."""
+    problems: list[Problem] = []
+    taken: dict[XY, str] = {}
+    for index, c in enumerate(enc.characters):
+        sq, from_token = starting_square(c, board)
+        if sq is None:
+            continue
+        if from_token:
+            file, place, fix_move = board.source, f"layer 'tokens' object {c.id!r}", "move the token in Tiled"
+        else:
+            file, place = encounter_file or "<encounter>", f"character[{index}] {c.id!r}.at"
+            fix_move = "change at = [x, y]"
+        if not board.inside(sq):
+            size = f"{board.width}x{board.height}"
+            problems.append(Problem(file, place, f"{c.id} stands at {list(sq)}, off the {size} map",
+                                    f"{fix_move}; squares run from [0, 0] to [{board.width - 1}, {board.height - 1}]"))
+            continue
+        x, y = sq
+        if board.blocked[y, x] or board.pit[y, x]:
+            what = "a pit (never entered, M5)" if board.pit[y, x] else "a blocked square"
+            name = board.feature_at(sq)
+            problems.append(Problem(file, place, f"{c.id} stands at {list(sq)} on {what}{f' ({name})' if name else ''}",
+                                    f"{fix_move} to an open square"))
+            continue
+        if sq in taken:
+            problems.append(Problem(file, place, f"{c.id} and {taken[sq]} both stand at {list(sq)} (M10)",
+                                    f"{fix_move}: one character per square"))
+            continue
+        taken[sq] = c.id
+    return problems
+
+
+def token_problems(enc: Encounter, board: Board) -> list[Problem]:
+    """Tokens naming nobody in the encounter (for `battlemat check`)."""
+    ids = {c.id for c in enc.characters}
+    return [
+        Problem(board.source, f"layer 'tokens' object {name!r}", f"token {name!r} is no character of this encounter",
+                f"name it with a character id ({', '.join(sorted(ids))}), or delete it")
+        for name in board.tokens
+        if name not in ids
+    ]
