@@ -75,3 +75,10 @@ def test_dask_local_cluster_gives_identical_results():
         on_dask = run_batch(GALLERY, 16, seed=4, dice="d6", max_turns=20, dask_scheduler=cluster.scheduler_address)
     local = run_batch(GALLERY, 16, seed=4, dice="d6", max_turns=20, workers=1)
     assert fingerprint(on_dask) == fingerprint(local)
+
+
+def test_wilson_at_the_edges_contains_the_observed_rate():
+    for n in (1, 7, 100, 1000):
+        assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
+        lo, hi = wilson(n, n)
+        assert lo <= 1.0 <= hi

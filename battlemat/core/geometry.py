@@ -8,6 +8,7 @@ converted to cube coordinates for distances and lines.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 from battlemat.types import XY
@@ -173,10 +174,25 @@ def line(board: Any, a: XY, b: XY) -> list[XY]:
     return _line(board, a, b, 1e-6)
 
 
+_SIGHT: weakref.WeakKeyDictionary[Any, dict[tuple[XY, XY], tuple[bool, int, str]]] = weakref.WeakKeyDictionary()
+
+
 def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
     """R4: (seen, cover count, why not). Opaque squares between the two centres block the line;
     each cover square on it is -1 to the shooter. Grazing a corner: either nudge of the line counts,
-    taking the one that sees, then the one with less cover."""
+    taking the one that sees, then the one with less cover. Terrain never changes during a match,
+    so answers are remembered per board (a bounded table)."""
+    memo = _SIGHT.setdefault(board, {})
+    key = (tuple(a), tuple(b))
+    hit = memo.get(key)  # type: ignore[arg-type]
+    if hit is None:
+        if len(memo) >= 100_000:
+            memo.clear()
+        hit = memo[key] = _sight(board, a, b)  # type: ignore[index]
+    return hit
+
+
+def _sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
     best: tuple[bool, int, str] | None = None
     for nudge in (1e-6, -1e-6):
         between = [s for s in _line(board, a, b, nudge)[1:-1] if board.inside(s)]

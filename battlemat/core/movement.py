@@ -331,6 +331,7 @@ class _Search:
         self.jumper = mover.use == "Acrobatics" and mover.jump_rating > 0
         self.run_m = float(rules.switch("jump_running_m_per_rating")) * mover.jump_rating
         self.stand_m = float(rules.switch("jump_standing_m_per_rating")) * mover.jump_rating
+        self._dev: dict[int, float] = {}
         self.press = mover.use == "Press" and mover.target is not None
         self.provoke = mover.use == "Provoke" and mover.target is not None
         if self.press or self.provoke:
@@ -345,13 +346,17 @@ class _Search:
         return (1, 1) if par == 0 else (2, 0)
 
     def deviation(self, j: int) -> float:
-        """M7: distance of a square's centre from the straight line between the two centres."""
+        """M7: distance of a square's centre from the straight line between the two centres
+        (memoised per query: a square is reached in several search states)."""
         if not self.press:
             return 0.0
-        (ax, ay), (bx, by) = self.a, self.b
-        px, py = geometry.centre(self.gr.board, self.gr.sq(j))
-        length = math.hypot(bx - ax, by - ay) or 1.0
-        return abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+        dev = self._dev.get(j)
+        if dev is None:
+            (ax, ay), (bx, by) = self.a, self.b
+            px, py = geometry.centre(self.gr.board, self.gr.sq(j))
+            length = math.hypot(bx - ax, by - ay) or 1.0
+            dev = self._dev[j] = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+        return dev
 
     def terrain(self, j: int) -> Refusal | None:
         if self.gr.blocked[j]:
@@ -437,8 +442,28 @@ def _context_key(board: Board, rules: Rules) -> Grid:
 
 
 def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) -> Reach:
-    """Every square `mover` can end on this turn, and why not for the rest within allowance + 2."""
+    """Every square `mover` can end on this turn, and why not for the rest within allowance + 2.
+
+    Results are values, so the last few are remembered per board: the AI's plan, the resolver's
+    check of the same intent and the UI's preview ask the same question about the same turn."""
     ctx = ctx or Context()
+    key = (mover, tuple(sorted(ctx.occupants.items())), ctx.sticky, rules.switch("diagonals"),
+           rules.switch("jump_running_m_per_rating"), rules.switch("jump_standing_m_per_rating"))
+    memo = _REACH_MEMO.setdefault(board, {})
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    result = _reach(board, rules, mover, ctx)
+    if len(memo) >= 256:
+        memo.pop(next(iter(memo)))  # oldest first: a small FIFO is enough within a turn
+    memo[key] = result
+    return result
+
+
+_REACH_MEMO: weakref.WeakKeyDictionary[Board, dict[tuple[Any, ...], Reach]] = weakref.WeakKeyDictionary()
+
+
+def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     gr = _context_key(board, rules)
     s = _Search(gr, rules, mover, ctx)
     A = mover.allowance

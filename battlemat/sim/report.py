@@ -52,8 +52,8 @@ def _win_rates(s: Summary, path: Path) -> Path:
     plt = _plt()
     labels = [side.side for side in s.sides]
     rates = [side.rate * 100 for side in s.sides]
-    lows = [(side.rate - side.low) * 100 for side in s.sides]
-    highs = [(side.high - side.rate) * 100 for side in s.sides]
+    lows = [max(0.0, side.rate - side.low) * 100 for side in s.sides]  # float noise at 0% and 100%
+    highs = [max(0.0, side.high - side.rate) * 100 for side in s.sides]
     colours = [SIDE_COLOURS[i % len(SIDE_COLOURS)] for i in range(len(labels))]
     if s.undecided:
         labels.append("undecided")

@@ -79,8 +79,8 @@ def _digest(result: RunResult, events: tuple[Event, ...], match: Match) -> None:
                 result.defeat_squares.append(tuple(at))  # type: ignore[arg-type]
         elif ev.type in STOP_TYPES:
             rule = str(ev.data.get("rule") or (ev.rules[0] if ev.rules else ev.type))
-            reason = str(ev.data.get("reason") or ev.type)
-            result.stop_reasons[f"{rule}: {reason}"] += 1
+            entry = match.encounter.rules.entries.get(rule)
+            result.stop_reasons[f"{rule}: {entry.title}" if entry else rule] += 1
             at = ev.data.get("at")
             if isinstance(at, (list, tuple)) and len(at) == 2:
                 result.stop_squares.append((int(at[0]), int(at[1])))
