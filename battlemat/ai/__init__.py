@@ -35,6 +35,7 @@ class Brain:
     def decide(self, state: MatchState, rng: random.Random, who: Iterable[CharId] | None = None) -> list[Intent]:
         ids = [c.id for c in self.enc.characters] if who is None else list(who)
         out: list[Intent] = []
+        self.memory.claimed = {s.at for s in state.chars.values() if s.at is not None and s.active}
         for cid in ids:
             if not state[cid].active:
                 continue
@@ -43,6 +44,8 @@ class Brain:
             intent = self._legal(state, idea)
             if intent is not None:
                 out.append(intent)
+                if intent.to is not None:
+                    self.memory.claimed.add(tuple(intent.to))  # type: ignore[arg-type]
                 if intent.target and self.enc.rules.halves[intent.use].act == "attack":
                     self.memory.last_target[cid] = intent.target
         return out

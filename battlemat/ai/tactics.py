@@ -28,21 +28,22 @@ Tactic = Callable[[View], Intent | None]
 
 
 def _toward(v: View, use: str, target: Character, want_adjacent: bool = True) -> XY | None:
-    """The reachable square closest to `target` (adjacent if possible); None to stay put."""
+    """The reachable square that leaves the shortest walk to `target` (next to it if possible);
+    None to stay put. Walking distance counts levels, stairs and walls (battlemat.ai.paths)."""
     dests = v.destinations(use, target.id)
     goal = v.at(target)
-    if not dests or goal is None or v.board is None:
+    here = v.at(v.me)
+    if not dests or goal is None or here is None or v.board is None:
         return None
-    from battlemat.core.geometry import distance
 
-    diag = v.enc.rules.switch("diagonals")
+    def gap(sq: XY) -> int:
+        d = v.walk_to(sq, goal)
+        return abs(d - 1) if want_adjacent else -d
 
-    def score(sq: XY) -> tuple[int, int, XY]:
-        d = distance(v.board, sq, goal, diag)
-        return (abs(d - 1) if want_adjacent else -d, dests[sq], sq)
-
-    best = min(dests, key=score)
-    return None if best == v.at(v.me) else best
+    best = min(dests, key=lambda sq: (gap(sq), dests[sq], sq))
+    if best == here or gap(best) >= gap(here):
+        return None  # no square gets closer than where it stands
+    return best
 
 
 def _away(v: View, use: str, foes: list[Character]) -> XY | None:
@@ -67,18 +68,53 @@ def brawler(v: View) -> Intent | None:
     if foe is None:
         return None
     melee, press = v.my("Melee"), v.my("Press")
+    if max(melee, press) == 0:
+        return _best_any(v, foe)
     if v.board is not None:
         if v.adjacent(v.me, foe):
-            use = "Melee" if melee >= press or v.memory.last_target.get(v.me.id) == foe.id else "Press"
+            sticky = v.memory.last_target.get(v.me.id) == foe.id and v.rng.random() < 0.7
+            use = "Melee" if melee > press or (melee == press and sticky) or press == 0 else "Press"
             return Intent(v.me.id, use, foe.id)
-        use = "Press" if press > 0 else "Melee"
-        return Intent(v.me.id, use, foe.id, to=_toward(v, use, foe))
+        end = v.charge_end(foe) if press > 0 else None
+        goal = v.at(foe)
+        if end is not None and goal is not None and end not in v.memory.claimed:
+            from battlemat.core.geometry import adjacent
+
+            if adjacent(v.board, end, goal) and v.rng.random() < 0.85:
+                return Intent(v.me.id, "Press", foe.id)  # M7: the charge finds its own line
+        return _advance(v, foe)
     # Without a map everyone is in reach: charge a fresh foe, then mostly stand and trade blows (sticky).
     engaged = v.memory.last_target.get(v.me.id) == foe.id
     use = "Melee" if (engaged and melee >= press and v.rng.random() < 0.7) or press == 0 else "Press"
-    if max(melee, press) == 0:
-        return _best_any(v, foe)
     return Intent(v.me.id, use, foe.id)
+
+
+def _danger(v: View, f: Character) -> int:
+    """How hard `f` can hit me this turn: its ranged rating if it sees me, its reach rating if it
+    can close in (a charge of 3 and a step), else nothing (R1, R4, M1)."""
+    ranged = max(v.rating(f, "Shoot"), v.rating(f, "Throw"))
+    reach = max(v.rating(f, "Melee"), v.rating(f, "Press"), v.rating(f, "Wrestle"))
+    best = 0
+    if ranged and v.sees(f, v.me)[0]:
+        best = ranged
+    if reach and v.distance(f, v.me) <= 4:
+        best = max(best, reach)
+    return best
+
+
+def _most_dangerous(v: View) -> Character:
+    foes = v.enemies()
+    return max(foes, key=lambda f: (_danger(v, f), v.threat(f), -v.enc.characters.index(f)))
+
+
+def _advance(v: View, foe: Character) -> Intent | None:
+    """Out of reach this turn: close in behind Block or Dodge (3 squares, full rating against the
+    most dangerous foe, C5), or with the best-moving attack if it cannot defend."""
+    guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    if v.my(guard) > 0:
+        return Intent(v.me.id, guard, _most_dangerous(v).id, to=_toward(v, guard, foe))
+    use = "Press" if v.my("Press") else "Melee"
+    return Intent(v.me.id, "Melee" if use == "Melee" else "Dodge", foe.id, to=_toward(v, "Dodge", foe))
 
 
 def archer(v: View) -> Intent | None:
@@ -93,17 +129,43 @@ def archer(v: View) -> Intent | None:
         foe = max(engaged, key=v.threat)
         if throw > 0:
             return Intent(v.me.id, "Throw", foe.id)  # R2: Throw is allowed when engaged
-        dodge = "Dodge" if v.my("Dodge") >= v.my("Exit") else "Exit"
-        if dodge == "Exit" and v.board is None:
-            dodge = "Dodge"
+        dodge = "Dodge" if v.my("Dodge") >= v.my("Exit") or v.board is None else "Exit"
         return Intent(v.me.id, dodge, foe.id if dodge == "Dodge" else None, to=_away(v, dodge, engaged))
+    use = "Shoot" if shoot >= throw else "Throw"
     visible = [f for f in foes if v.sees(v.me, f)[0]]
     if visible:
-        foe = min(visible, key=lambda f: (v.sees(v.me, f)[1], v.distance(v.me, f), -v.threat(f)))
-        return Intent(v.me.id, "Shoot" if shoot >= throw else "Throw", foe.id)
+        # favour clear shots and wounded foes, but spread fire at random (the match's rng)
+        weights = [(3 - min(2, v.sees(v.me, f)[1])) * (1 + v.state[f.id].losses) for f in visible]
+        foe = v.rng.choices(visible, weights=weights)[0]
+        return Intent(v.me.id, use, foe.id)
+    # Nobody in sight: step (Throw moves 2, M1) to a square that sees a foe, else close in.
+    if throw > 0 and v.board is not None:
+        spot = _vantage(v, "Throw", foes)
+        if spot is not None:
+            sq, foe = spot
+            return Intent(v.me.id, "Throw", foe.id, to=sq)
     foe = v.nearest(foes)
     assert foe is not None
-    return Intent(v.me.id, "Throw" if throw else "Dodge", foe.id, to=_toward(v, "Dodge", foe, want_adjacent=False))
+    guard = "Dodge" if v.my("Dodge") >= v.my("Block") else "Block"
+    return Intent(v.me.id, guard, foe.id, to=_toward(v, guard, foe))
+
+
+def _vantage(v: View, use: str, foes: list[Character]) -> tuple[XY, Character] | None:
+    """A reachable square with sight of a foe (least cover, then nearest), and that foe (R4)."""
+    from battlemat.core.geometry import sight
+
+    best: tuple[tuple[int, int, int, XY, str], XY, Character] | None = None
+    for sq, cost in v.destinations(use).items():
+        for f in foes:
+            at = v.at(f)
+            if at is None:
+                continue
+            seen, cover, _ = sight(v.board, sq, at)
+            if seen:
+                key = (cover, cost, v.walk_to(sq, at), sq, f.id)
+                if best is None or key < best[0]:
+                    best = (key, sq, f)
+    return None if best is None else (best[1], best[2])
 
 
 def skirmisher(v: View) -> Intent | None:
@@ -149,7 +211,7 @@ def guardian(v: View) -> Intent | None:
         if menacing and v.my("Melee") > 0:
             foe = max(menacing, key=v.threat)
             return Intent(v.me.id, "Melee", foe.id, to=None if v.adjacent(v.me, foe) else _toward(v, "Melee", foe))
-    foe = max(foes, key=lambda f: (v.threat(f), -v.distance(v.me, f)))
+    foe = _most_dangerous(v)
     block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
     if v.my(block) == 0:
         return brawler(v)

@@ -26,6 +26,7 @@ class Memory:
     step_turns: dict[CharId, int] = field(default_factory=dict)
     opened: set[CharId] = field(default_factory=set)
     last_target: dict[CharId, CharId] = field(default_factory=dict)
+    claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
 
 
 @dataclass
@@ -77,12 +78,22 @@ class View:
         return self.state[cid].at
 
     def distance(self, a: Character, b: Character) -> int:
+        """Squares of walking between two characters (levels and walls count); straight-line
+        distance where no walk leads there."""
         pa, pb = self.at(a), self.at(b)
         if self.board is None or pa is None or pb is None:
             return 1
+        from battlemat.ai.paths import FAR, walk
         from battlemat.core.geometry import distance
 
-        return distance(self.board, pa, pb, self.enc.rules.switch("diagonals"))
+        diag = self.enc.rules.switch("diagonals")
+        steps = walk(self.board, diag, pa, pb)
+        return steps if steps < FAR else 100 + distance(self.board, pa, pb, diag)
+
+    def walk_to(self, sq: XY, goal: XY) -> int:
+        from battlemat.ai.paths import walk
+
+        return walk(self.board, self.enc.rules.switch("diagonals"), sq, goal)
 
     def adjacent(self, a: Character, b: Character) -> bool:
         pa, pb = self.at(a), self.at(b)
@@ -117,12 +128,20 @@ class View:
         return self.rng.choices(close, weights=weights)[0]
 
     def destinations(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
-        """Squares `me` may end on this turn using `use` (cost by square); empty without a board."""
+        """Squares `me` may end on this turn using `use` (cost by square), less those allies have
+        already chosen this turn; empty without a board. The same `reach` the resolver uses."""
         if self.board is None or self.at(self.me) is None:
             return {}
-        try:
-            from battlemat.core.movement import reach_for  # type: ignore[attr-defined]
-        except ImportError:
-            return {}
+        from battlemat.core.movement import reach_for
+
         result = reach_for(self.enc, self.state, self.me.id, use, target)
-        return result.reachable
+        return {sq: c for sq, c in result.reachable.items() if sq not in self.memory.claimed}
+
+    def charge_end(self, target: Character) -> XY | None:
+        """M7: where a Press charge at `target` would end this turn (None without a board)."""
+        if self.board is None or self.at(self.me) is None:
+            return None
+        from battlemat.core.movement import reach_for
+
+        ends = list(reach_for(self.enc, self.state, self.me.id, "Press", target.id).reachable)
+        return ends[0] if ends else None

@@ -1,0 +1,68 @@
+"""Walking distances for planning beyond this turn: how many squares from each square to a goal,
+over the board's movement graph with its levels and stairs (M12), walls and pits (M1, M5) and
+difficult ground counted double (M4 ends a move). Cached per board and goal square: terrain never
+changes during a match, and simulated combats ask the same questions again and again.
+"""
+
+from __future__ import annotations
+
+import heapq
+import weakref
+from typing import Any
+
+from battlemat.core import movement
+from battlemat.types import XY
+
+_FIELDS: weakref.WeakKeyDictionary[Any, dict[tuple[str, XY], list[int]]] = weakref.WeakKeyDictionary()
+_REVERSE: weakref.WeakKeyDictionary[Any, dict[str, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
+FAR = 1 << 20
+
+
+def _reverse(gr: movement.Grid) -> list[list[tuple[int, int]]]:
+    """For each square, the squares one legal walking step away from it, with the step's cost."""
+    per = _REVERSE.setdefault(gr.board, {})
+    rev = per.get(gr.diagonals)
+    if rev is None:
+        rev = [[] for _ in range(len(gr.edges))]
+        for u, out in enumerate(gr.edges):
+            if gr.blocked[u] or gr.pit[u]:
+                continue
+            for _k, j, _diag, hard, free, dl in out:
+                if not free or (dl and not (abs(dl) == 1 and (gr.stairs[j] or gr.stairs[u]))):
+                    continue
+                rev[j].append((u, 2 if hard else 1))
+        per[gr.diagonals] = rev
+    return rev
+
+
+def walk_field(board: Any, diagonals: str, goal: XY) -> list[int]:
+    """Squares of walking from every node to `goal` (FAR where it cannot be walked to)."""
+    per = _FIELDS.setdefault(board, {})
+    key = (diagonals, goal)
+    field = per.get(key)
+    if field is not None:
+        return field
+    gr = movement.grid(board, diagonals)
+    rev = _reverse(gr)
+    field = [FAR] * len(gr.edges)
+    g = gr.node(goal)
+    field[g] = 0
+    heap = [(0, g)]
+    while heap:
+        d, j = heapq.heappop(heap)
+        if d > field[j]:
+            continue
+        for u, c in rev[j]:
+            nd = d + c
+            if nd < field[u]:
+                field[u] = nd
+                heapq.heappush(heap, (nd, u))
+    if len(per) > 4096:
+        per.clear()
+    per[key] = field
+    return field
+
+
+def walk(board: Any, diagonals: str, frm: XY, goal: XY) -> int:
+    gr = movement.grid(board, diagonals)
+    return walk_field(board, diagonals, goal)[gr.node(frm)]
