@@ -36,6 +36,7 @@ class Brain:
         ids = [c.id for c in self.enc.characters] if who is None else list(who)
         out: list[Intent] = []
         self.memory.claimed = {s.at for s in state.chars.values() if s.at is not None and s.active}
+        self.memory.ratings.clear()
         for cid in ids:
             if not state[cid].active:
                 continue

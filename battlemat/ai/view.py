@@ -27,6 +27,7 @@ class Memory:
     opened: set[CharId] = field(default_factory=set)
     last_target: dict[CharId, CharId] = field(default_factory=dict)
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
+    ratings: dict[tuple[CharId, str], int] = field(default_factory=dict)  # this turn's, by (who, half)
 
 
 @dataclass
@@ -59,11 +60,16 @@ class View:
 
     # -- numbers ---------------------------------------------------------------------------------
     def rating(self, c: Character, half: str) -> int:
-        """Base + equipment, less major-loss penalties: what a planner can count on (S2, S5, L5)."""
-        rules = self.enc.rules
-        pair = rules.halves[half].pair
-        penalty = self.state[c.id].major if rules.switch("major_loss_penalty") == "skills" else 0
-        return max(0, c.base(pair) + c.equipment_bonus(pair)[0] - penalty)
+        """Base + equipment, less major-loss penalties: what a planner can count on (S2, S5, L5).
+        Remembered for the turn being decided (Brain.decide clears it)."""
+        key = (c.id, half)
+        got = self.memory.ratings.get(key)
+        if got is None:
+            rules = self.enc.rules
+            pair = rules.halves[half].pair
+            penalty = self.state[c.id].major if rules.switch("major_loss_penalty") == "skills" else 0
+            got = self.memory.ratings[key] = max(0, c.base(pair) + c.equipment_bonus(pair)[0] - penalty)
+        return got
 
     def my(self, half: str) -> int:
         return self.rating(self.me, half)

@@ -488,7 +488,7 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     forbid = s.forbid
     nbr = gr.nbr
     heappush, heappop = heapq.heappush, heapq.heappop
-    if not (jumper or press):
+    if not jumper:
         best, parent, ended = _plain_search(gr, s, A, start[0], rlog, ended_log, foes, climb)  # type: ignore[assignment]
         heap = []
     while heap:
@@ -574,27 +574,31 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
 def _plain_search(
     gr: Grid, s: _Search, A: int, start: int, rlog: list, ended_log: list, foes: set[int], climb: bool
 ) -> tuple[dict[int, tuple[int, float]], dict[int, tuple[int, tuple[()], bool]], dict[int, tuple[int, float, int]]]:
-    """The bounded search for movers that neither jump nor charge (most of them): step costs are
-    small whole numbers, so a bucket per cost replaces the heap, and a state is one int
-    (node << 3 | diagonal parity << 2 | ends code). Same order as the heap search: by cost, then
-    first found (STYLE 5), so the same routes."""
+    """The bounded search for movers that do not jump (nearly all of them): step costs are small
+    whole numbers, so a bucket per cost replaces the heap, and a state is one int
+    (node << 3 | diagonal parity << 2 | ends code). A bucket is complete before it is walked
+    (every step costs at least 1), so sorting it by M7 deviation (stable: first found first on
+    ties) gives the heap's order exactly: cost, then deviation, then first found (STYLE 5)."""
     edges, stairs, occ, forbid = gr.edges, gr.stairs, s.occ, s.forbid
-    provoke, alternating = s.provoke, s.alternating
+    provoke, alternating, press = s.provoke, s.alternating, s.press
+    deviation = s.deviation
     st0 = start << 3
     best: dict[int, tuple[int, float]] = {st0: (0, 0.0)}
     parent: dict[int, tuple[int, tuple[()], bool]] = {}
     ended: dict[int, tuple[int, float, int]] = {}
-    buckets: list[list[int]] = [[] for _ in range(A + 1)]
-    buckets[0].append(st0)
+    buckets: list[list[tuple[float, int]]] = [[] for _ in range(A + 1)]
+    buckets[0].append((0.0, st0))
     add = rlog.append
     for c in range(A + 1):
         bucket = buckets[c]
-        for st in bucket:  # grows while it is walked when a step costs 0: never here
-            if best[st][0] < c:
-                continue
+        if press:
+            bucket.sort(key=lambda e: e[0])
+        for dv, st in bucket:
+            if best[st] != (c, dv):
+                continue  # superseded by a cheaper or straighter way here
             u, par, ends = st >> 3, (st >> 2) & 1, st & 3
             if u not in occ and u not in ended:
-                ended[u] = (c, 0.0, st)
+                ended[u] = (c, dv, st)
             if ends:
                 ended_log.append((u, ends))
                 continue
@@ -628,11 +632,12 @@ def _plain_search(
                 nc = c + sc
                 if nc <= A:
                     ns = (j << 3) | (npar << 2) | nends
+                    ndv = dv + deviation(j) if press else 0.0
                     old = best.get(ns)
-                    if old is None or nc < old[0]:
-                        best[ns] = (nc, 0.0)
+                    if old is None or (nc, ndv) < old:
+                        best[ns] = (nc, ndv)
                         parent[ns] = (st, (), diag)
-                        buckets[nc].append(ns)
+                        buckets[nc].append((ndv, ns))
     return best, parent, ended
 
 
