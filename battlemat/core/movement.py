@@ -446,7 +446,7 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
 
     Results are values, so the last few are remembered per board: the AI's plan, the resolver's
     check of the same intent and the UI's preview ask the same question about the same turn."""
-    ctx = ctx or Context()
+    ctx = _nearby(ctx or Context(), mover)
     key = (mover, tuple(sorted(ctx.occupants.items())), ctx.sticky, rules.switch("diagonals"),
            rules.switch("jump_running_m_per_rating"), rules.switch("jump_standing_m_per_rating"))
     memo = _REACH_MEMO.setdefault(board, {})
@@ -458,6 +458,23 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
         memo.pop(next(iter(memo)))  # oldest first: a small FIFO is enough within a turn
     memo[key] = result
     return result
+
+
+def _nearby(ctx: Context, mover: Mover) -> Context:
+    """Only who stands within reach of this move matters: an occupant or a sticky foe farther than
+    allowance + 2 squares in x or y cannot change the answer (a step moves at most one square
+    each way, on hex maps too). Dropping them makes equal questions look equal to the memo."""
+    r = mover.allowance + 2 + (1 if mover.jump_rating else 0)
+    x0, y0 = mover.at
+
+    def near(sq: XY) -> bool:
+        return abs(sq[0] - x0) <= r and abs(sq[1] - y0) <= r
+
+    occ = {sq: o for sq, o in ctx.occupants.items() if near(sq)}
+    sticky = tuple(f for f in ctx.sticky if near(f.at))
+    if len(occ) == len(ctx.occupants) and len(sticky) == len(ctx.sticky):
+        return ctx
+    return Context(MappingProxyType(occ), sticky)
 
 
 _REACH_MEMO: weakref.WeakKeyDictionary[Board, dict[tuple[Any, ...], Reach]] = weakref.WeakKeyDictionary()
