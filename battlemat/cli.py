@@ -119,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="open the window on an encounter (default: the art gallery)")
     pl.add_argument("encounter", nargs="?", default=None)
+    if importlib.util.find_spec("battlemat.ui.app") is not None:
+        from battlemat.ui.app import add_play_arguments  # imports no pygame
+
+        add_play_arguments(pl)
     pl.set_defaults(func=cmd_play)
 
     for name, module, words in OPTIONAL_COMMANDS:

@@ -59,7 +59,8 @@ def test_C4_ranged_attacks_do_not_interfere():
 
 def test_C5_block_full_against_chosen_half_against_others():
     _, events = play_data(
-        [char("d", "x", skills={"Block": 4}), char("a1", "y", skills={"Melee": 3}), char("a2", "y", skills={"Press": 3})],
+        [char("d", "x", skills={"Block": 4}), char("a1", "y", skills={"Melee": 3}),
+         char("a2", "y", skills={"Press": 3})],
         [[act("d", "Block", "a1"), act("a1", "Melee", "d"), act("a2", "Press", "d")]],
     )
     by_att = {c.data["attackers"][0]: c.data for c in of(events, "contest")}
@@ -84,7 +85,8 @@ def test_C5_exit_escape_talent_extends_block_to_more_attackers():
 
 def test_C5_group_is_one_threat_for_block():
     _, events = play_data(
-        [char("d", "x", skills={"Dodge": 4}), char("a1", "y", skills={"Melee": 3}), char("a2", "y", skills={"Melee": 2})],
+        [char("d", "x", skills={"Dodge": 4}), char("a1", "y", skills={"Melee": 3}),
+         char("a2", "y", skills={"Melee": 2})],
         [[act("d", "Dodge", "a2"), act("a1", "Melee", "d"), act("a2", "Melee", "d")]],
     )
     c = contest(events)
@@ -182,7 +184,8 @@ def test_S3_acrobatics_talent_helps_exit():
 
 def test_R6_block_dodge_talent_reduces_missiles():
     _, events = play_data(
-        [char("h", "x", skills={"Dodge": 3, "Melee": 3}, talents={"Block/Dodge": 2}), char("s", "y", skills={"Shoot": 5})],
+        [char("h", "x", skills={"Dodge": 3, "Melee": 3}, talents={"Block/Dodge": 2}),
+         char("s", "y", skills={"Shoot": 5})],
         [[act("s", "Shoot", "h")]],
     )
     assert contest(events)["attack"]["value"] == 3

@@ -38,7 +38,8 @@ def test_L3_wrestle_talent_adds_major_losses():
 def test_L4_fragile_and_deadly():
     m, _ = play_data([char("a", "x", skills={"Melee": 2}), char("f", "y", fragile=True)], [[act("a", "Melee", "f")]])
     assert m.state["f"].defeated and m.state["f"].major == 0
-    m, events = play_data([char("d", "x", skills={"Melee": 2}, deadly=True), char("p", "y")], [[act("d", "Melee", "p")]])
+    m, events = play_data([char("d", "x", skills={"Melee": 2}, deadly=True), char("p", "y")],
+                          [[act("d", "Melee", "p")]])
     assert m.state["p"].defeated and "deadly" in of(events, "defeated")[0].text
 
 
@@ -109,7 +110,8 @@ def test_O4_tie_finds_a_moving_hider():
 
 def test_O5_wonder_advance_and_intimidation():
     m, events = play_data(
-        [char("w", "x", skills={"Wonder": 4, "Melee": 5}), char("hurt", "y", **TOUGH), char("fresh", "y", skills={"Wonder": 1})],
+        [char("w", "x", skills={"Wonder": 4, "Melee": 5}), char("hurt", "y", **TOUGH),
+         char("fresh", "y", skills={"Wonder": 1})],
         [[act("w", "Melee", "hurt")], [act("w", "Wonder")], [act("w", "Wonder", "fresh")]],
     )
     assert {a.vs for a in m.state["w"].advantages} == {"hurt"}

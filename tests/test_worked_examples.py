@@ -13,7 +13,9 @@ from battlemat.io.encounter import load_encounter
 
 
 def losses_by_turn(events, who):
-    return {e.turn: (e.data["n"], e.data["minor"], e.data["major"]) for e in of(events, "losses") if e.data["who"] == who}
+    return {
+        e.turn: (e.data["n"], e.data["minor"], e.data["major"]) for e in of(events, "losses") if e.data["who"] == who
+    }
 
 
 def test_kwirt_and_the_lizard_C3_S8_C5_L2_L3():

@@ -503,7 +503,6 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     climb, jumper, press, alternating = mover.use == "Climb", s.jumper, s.press, s.alternating
     provoke = s.provoke
     forbid = s.forbid
-    nbr = gr.nbr
     heappush, heappop = heapq.heappush, heapq.heappop
     if not jumper:
         best, parent, ended = _plain_search(gr, s, A, start[0], rlog, ended_log, foes, climb)  # type: ignore[assignment]
@@ -620,7 +619,7 @@ def _plain_search(
                 ended_log.append((u, ends))
                 continue
             fu = forbid.get(u)
-            for k, j, diag, hard, free, dl in edges[u]:
+            for _k, j, diag, hard, free, dl in edges[u]:
                 if not free or j in foes:
                     continue
                 nends = 1 if hard else 0
@@ -658,7 +657,10 @@ def _plain_search(
     return best, parent, ended
 
 
-def _settle(gr: Grid, log: tuple[list[tuple[int, int, Refusal]], list[tuple[int, int]]]) -> dict[int, tuple[int, Refusal]]:
+_Log = tuple[list[tuple[int, int, Refusal]], list[tuple[int, int]]]
+
+
+def _settle(gr: Grid, log: _Log) -> dict[int, tuple[int, Refusal]]:
     """The strongest reason logged for each square (lower priority number wins, first one on ties)."""
     rlog, ended_log = log
     refused: dict[int, tuple[int, Refusal]] = {}

@@ -13,7 +13,6 @@ no longer strikes in P4.
 from __future__ import annotations
 
 import dataclasses
-
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field

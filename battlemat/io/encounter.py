@@ -25,7 +25,8 @@ from battlemat.io.rules_file import load_rules
 
 _ENCOUNTER_KEYS = {"title", "seed", "dice", "map"}
 _CHAR_KEYS = {
-    "id", "name", "side", "skills", "talents", "equipment", "kind", "fragile", "deadly", "observe_tn", "at", "ai", "script",
+    "id", "name", "side", "skills", "talents", "equipment", "kind", "fragile", "deadly", "observe_tn", "at", "ai",
+    "script",
 }
 _INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item", "throw"}
 AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default")
@@ -147,7 +148,8 @@ def parse_encounter(
         r.bad("encounter.dice", f"unknown dice {dice!r}", f"use one of: {', '.join(engine_names())}")
     map_ref = r.typed(head, "map", str, "encounter", None)
     if map_ref is not None and base_dir is not None and not (base_dir / map_ref).is_file():
-        r.bad("encounter.map", f"map file {map_ref!r} not found next to the encounter", "fix the path (relative to this file)")
+        r.bad("encounter.map", f"map file {map_ref!r} not found next to the encounter",
+              "fix the path (relative to this file)")
 
     overrides = r.table(data.get("rules", {}), "rules")
     try:
@@ -228,7 +230,8 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
     equipment: list[Equipment] = []
     raw_eq = t.get("equipment", [])
     if not isinstance(raw_eq, list):
-        r.bad(f"{place}.equipment", "equipment is a list of tables", 'write [ { name = "sword", skill = "Melee", bonus = 1 } ]')
+        r.bad(f"{place}.equipment", "equipment is a list of tables",
+              'write [ { name = "sword", skill = "Melee", bonus = 1 } ]')
         raw_eq = []
     for ei, re_ in enumerate(raw_eq):
         where = f"{place}.equipment[{ei}]"
@@ -255,7 +258,8 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
         try:
             half = r.rules.half(name).name
         except RulesError:
-            r.bad(f"{place}.observe_tn.{name!r}", f"unknown skill half {name!r}", "use Perception, Identify, Lore or Intuition")
+            r.bad(f"{place}.observe_tn.{name!r}", f"unknown skill half {name!r}",
+                  "use Perception, Identify, Lore or Intuition")
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             r.bad(f"{place}.observe_tn.{name!r}", f"a target number is a whole number >= 0, found {value!r}")

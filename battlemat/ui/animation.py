@@ -1,0 +1,243 @@
+"""Playing a resolved turn back: one beat per event, in the resolver's order.
+
+The turn is already decided when playback starts (Match.play returned its events); animation only
+shows them: a phase banner per phase, moves gliding along their routes, stops flashing their
+reason, arrows for ranged effects (P3), clashes for reach (P4), floating numbers for losses.
+Token positions and loss pips during playback come from the events themselves, so what moves on
+screen is exactly what the log says. Step mode waits for a key after every event (for teaching).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from battlemat.core.events import Event
+from battlemat.core.state import CharacterState
+from battlemat.types import XY, CharId
+from battlemat.ui import theme
+from battlemat.ui.camera import Camera
+from battlemat.ui.overlays import arrow
+
+DURATIONS = {
+    "turn_start": 0.35, "phase": 0.9, "intent": 0.0, "turn_end": 0.0, "contest": 0.8, "check": 0.5,
+    "losses": 0.6, "defeated": 0.7, "healed": 0.45, "advantage": 0.35, "found": 0.5, "hidden": 0.5,
+    "shared": 0.45, "fled": 0.6, "no_effect": 0.4, "item_used": 0.45, "observed": 0.35,
+}
+STEP_SECONDS = 0.16  # per square of a glide
+
+
+@dataclass
+class Effect:
+    kind: str  # arrow | clash | float | flash
+    a: tuple[float, float]
+    b: tuple[float, float] = (0.0, 0.0)
+    text: str = ""
+    color: theme.Color = theme.TEXT
+    t: float = 0.0
+    duration: float = 0.8
+
+
+@dataclass
+class Glide:
+    who: CharId
+    points: list[tuple[float, float]]
+    duration: float
+    t: float = 0.0
+
+
+@dataclass
+class Player:
+    """Playback of one turn's events."""
+
+    events: tuple[Event, ...]
+    positions: dict[CharId, tuple[float, float]]  # map pixels, updated as moves play
+    states: dict[CharId, CharacterState]  # display states, updated as losses land
+    center: Callable[[XY], tuple[float, float]]
+    step_mode: bool = False
+    speed: float = 1.0
+    index: int = 0
+    t: float = 0.0
+    current: float = 0.0  # duration of the current beat
+    waiting: bool = False
+    banner: str = ""
+    banner_t: float = 0.0
+    effects: list[Effect] = field(default_factory=list)
+    glides: list[Glide] = field(default_factory=list)
+    started: bool = False
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.events) and not self.glides and self.t >= self.current and not self.waiting
+
+    def update(self, dt: float) -> list[Event]:
+        """Advance time; return the events that started now (the log writes them)."""
+        dt *= self.speed
+        self.banner_t = max(0.0, self.banner_t - dt)
+        for e in self.effects:
+            e.t += dt
+        self.effects = [e for e in self.effects if e.t < e.duration]
+        for g in self.glides:
+            g.t = min(g.duration, g.t + dt)
+            self.positions[g.who] = _along(g.points, g.t / g.duration if g.duration else 1.0)
+        self.glides = [g for g in self.glides if g.t < g.duration]
+        started: list[Event] = []
+        self.t += dt
+        while self.index < len(self.events) and self.t >= self.current and not self.waiting:
+            if self.step_mode and self.started:
+                self.waiting = True
+                break
+            ev = self.events[self.index]
+            self.index += 1
+            self.started = True
+            self.t = 0.0
+            self.current = self._start(ev)
+            started.append(ev)
+        if self.step_mode and self.index >= len(self.events) and self.t >= self.current:
+            self.waiting = False
+        return started
+
+    def advance(self) -> None:
+        """Step mode: the next key press starts the next event."""
+        if self.waiting:
+            self.waiting = False
+            self.t = self.current
+            self.started = False
+
+    def finish(self) -> list[Event]:
+        """Skip to the end (Esc): every remaining event lands at once."""
+        rest: list[Event] = []
+        self.step_mode = False
+        self.waiting = False
+        while self.index < len(self.events):
+            ev = self.events[self.index]
+            self.index += 1
+            self._start(ev)
+            rest.append(ev)
+        for g in self.glides:
+            self.positions[g.who] = g.points[-1]
+        self.glides = []
+        self.effects = []
+        self.t = self.current = 0.0
+        return rest
+
+    # -- one event ---------------------------------------------------------------------------------
+    def _start(self, ev: Event) -> float:
+        d: Mapping[str, Any] = ev.data
+        base = DURATIONS.get(ev.type, 0.4)
+        if ev.type == "phase":
+            self.banner, self.banner_t = ev.text, 1.1
+        elif ev.type == "turn_start":
+            self.banner, self.banner_t = f"Turn {ev.turn}", 0.8
+        elif ev.type == "moved" and d.get("who") in self.positions:
+            who = d["who"]
+            squares = [tuple(p) for p in (d.get("path") or d.get("route") or ())]
+            if d.get("to") is not None and (not squares or squares[-1] != tuple(d["to"])):
+                squares.append(tuple(d["to"]))
+            pts = [self.positions[who]] + [self.center(sq) for sq in squares]  # type: ignore[arg-type]
+            dur = max(0.3, STEP_SECONDS * (len(pts) - 1))
+            self.glides.append(Glide(who, pts, dur))
+            st = self.states.get(who)
+            if st is not None and squares:
+                self.states[who] = st.with_(at=squares[-1])
+            if d.get("stopped") or d.get("why"):
+                self.effects.append(Effect("flash", self.center(squares[-1]) if squares else pts[0],
+                                           text=str(d.get("why") or d.get("stopped")), color=theme.ACCENT,
+                                           t=-dur, duration=dur + 1.4))
+            base = dur
+        elif ev.type in ("stopped", "collided", "jumped") and d.get("who") in self.positions:
+            where = d.get("at") or d.get("to")
+            spot = self.center(tuple(where)) if where is not None else self.positions[d["who"]]  # type: ignore[arg-type]
+            words = {"stopped": f"stops: {d.get('reason', ev.text)} ({d.get('rule', '')})",
+                     "collided": ev.text, "jumped": "jump! (M5)"}[ev.type]
+            self.effects.append(Effect("flash", spot, text=words, color=theme.ACCENT, duration=1.8))
+            base = 1.0 if ev.type != "jumped" else 0.3
+        elif ev.type == "contest":
+            att = [a for a in d.get("attackers", ()) if a in self.positions]
+            dfn = [x for x in d.get("defenders", ()) if x in self.positions]
+            ranged = ev.phase == "P3"
+            for a in att:
+                for x in dfn:
+                    kind = "arrow" if ranged else "clash"
+                    color = theme.ACCENT if ranged else theme.BAD
+                    self.effects.append(Effect(kind, self.positions[a], self.positions[x], color=color, duration=0.8))
+        elif ev.type == "losses" and d.get("who") in self.states:
+            who = d["who"]
+            self.states[who] = self.states[who].with_(minor=int(d.get("minor", 0)), major=int(d.get("major", 0)))
+            self.effects.append(Effect("float", self.positions[who], text=f"-{d.get('n', '')}", color=theme.BAD,
+                                       duration=1.0))
+        elif ev.type == "healed" and d.get("who") in self.states:
+            who = d["who"]
+            self.states[who] = self.states[who].with_(minor=int(d.get("minor", 0)))
+            self.effects.append(Effect("float", self.positions[who], text="+1 healed", color=theme.GOOD, duration=1.0))
+        elif ev.type == "defeated" and d.get("who") in self.states:
+            who = d["who"]
+            self.states[who] = self.states[who].with_(defeated=True)
+            self.effects.append(Effect("flash", self.positions[who], text="defeated", color=theme.BAD, duration=1.2))
+        elif ev.type == "fled" and d.get("who") in self.states:
+            who = d["who"]
+            self.states[who] = self.states[who].with_(fled=True)
+        elif ev.type == "advantage" and d.get("who") in self.positions:
+            self.effects.append(Effect("float", self.positions[d["who"]], text=f"{int(d.get('value', 0)):+d} vs",
+                                       color=theme.GOOD, duration=0.9))
+        return base
+
+    # -- drawing ---------------------------------------------------------------------------------------
+    def draw(self, screen: pygame.Surface, cam: Camera) -> None:
+        for e in self.effects:
+            if e.t < 0:
+                continue
+            k = e.t / e.duration
+            a = cam.to_screen(*e.a)
+            if e.kind == "arrow":
+                b = cam.to_screen(*e.b)
+                head = min(1.0, k * 1.6)
+                tip = (a[0] + (b[0] - a[0]) * head, a[1] + (b[1] - a[1]) * head)
+                arrow(screen, a, tip, e.color, 3, 12)
+            elif e.kind == "clash":
+                b = cam.to_screen(*e.b)
+                mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                r = 8 + 18 * math.sin(min(1.0, k) * math.pi)
+                for i in range(8):
+                    ang = i * math.pi / 4 + k
+                    pygame.draw.line(screen, e.color, mid, (mid[0] + r * math.cos(ang), mid[1] + r * math.sin(ang)), 3)
+                pygame.draw.circle(screen, (255, 240, 200), mid, max(2, int(r / 3)))
+            elif e.kind in ("float", "flash"):
+                rise = 30 * k if e.kind == "float" else 0
+                size = 20 if e.kind == "float" else 16
+                label = theme.text(e.text[:90], size, e.color, True)
+                rect = label.get_rect(center=(a[0], a[1] - 28 - rise))
+                plate = pygame.Surface(rect.inflate(10, 4).size, pygame.SRCALPHA)
+                plate.fill((10, 10, 14, 190))
+                screen.blit(plate, rect.inflate(10, 4))
+                screen.blit(label, rect)
+        if self.banner and self.banner_t > 0:
+            draw_banner(screen, cam, self.banner, min(1.0, self.banner_t * 3))
+        if self.waiting:
+            hint = theme.text("step mode: Space / Right for the next event, Esc to finish", 14, theme.ACCENT)
+            screen.blit(hint, hint.get_rect(midbottom=(cam.view_x + cam.view_w // 2, cam.view_y + cam.view_h - 10)))
+
+
+def draw_banner(screen: pygame.Surface, cam: Camera, words: str, alpha: float) -> None:
+    label = theme.text(words, 26, theme.ACCENT, True)
+    rect = label.get_rect(center=(cam.view_x + cam.view_w // 2, cam.view_y + 54))
+    plate = pygame.Surface(rect.inflate(40, 16).size, pygame.SRCALPHA)
+    plate.fill((12, 12, 16, round(210 * alpha)))
+    screen.blit(plate, rect.inflate(40, 16))
+    label.set_alpha(round(255 * alpha))
+    screen.blit(label, rect)
+    label.set_alpha(None)
+
+
+def _along(points: list[tuple[float, float]], k: float) -> tuple[float, float]:
+    if len(points) == 1 or k >= 1:
+        return points[-1]
+    seg = k * (len(points) - 1)
+    i = int(seg)
+    f = seg - i
+    a, b = points[i], points[i + 1]
+    return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f

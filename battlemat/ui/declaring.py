@@ -1,0 +1,187 @@
+"""Declaring a turn: select, pick a skill, target, move, GM touches, undo - and the preview.
+
+Input becomes intents only through `Session.declare`, which validates them with the resolver
+(one door, STYLE.md 7). The reach, route and range bands shown while declaring come from the same
+movement code the resolver runs, so what the player sees is what will happen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from battlemat.core.errors import IllegalIntent
+from battlemat.core.intents import Intent
+from battlemat.core.rating import Modifier
+from battlemat.types import XY, CharId
+from battlemat.ui import overlays, theme
+from battlemat.ui.preview import range_bands, reach_for, refusal_text
+from battlemat.ui.session import describe_intent
+from battlemat.ui.state import Preview, ScreenState, Selection
+
+TARGETED_ACTS = ("attack", "observe", "hide", "defend", "advance", "item", "flee")
+
+
+class Declaring(ScreenState):
+    """The play screen's declaring part."""
+
+    def select(self, cid: CharId | None) -> None:
+        if cid is not None and not self.controllable(cid):
+            self.set_status(f"{self.enc.by_id[cid].name} is an NPC: turn on GM mode (M) to see and edit its intent.")
+            return
+        existing = self.session.declared.get(cid) if cid else None
+        self.sel = Selection(cid, existing)
+        if cid:
+            self.set_status(f"{self.enc.by_id[cid].name}: pick a skill (1..0 or a button).", theme.TEXT)
+        self.refresh_panels()
+
+    def cycle(self, step: int = 1) -> None:
+        ids = [c for c in self.session.active() if self.controllable(c)]
+        if not ids:
+            return
+        if self.sel.who in ids:
+            i = (ids.index(self.sel.who) + step) % len(ids)
+        else:
+            i = 0
+        self.select(ids[i])
+
+    def choose_skill(self, half: str) -> None:
+        who = self.sel.who
+        if who is None:
+            self.set_status("Select a character first (Tab or click its token).", theme.ACCENT)
+            return
+        old = self.sel.draft
+        target = old.target if old is not None else None
+        self.sel.draft = Intent(who, half, target, item="simple")
+        self.commit()
+
+    def set_target(self, cid: CharId) -> None:
+        d = self.sel.draft
+        if d is None:
+            return
+        if d.use in ("Press", "Provoke"):  # their squares depend on the target (M7, M8)
+            self.sel.draft = replace(d, target=cid, to=None, path=())
+        else:
+            self.sel.draft = replace(d, target=cid)
+        self.commit()
+
+    def set_destination(self, sq: XY) -> None:
+        d = self.sel.draft
+        if d is None or self.sel.who is None:
+            return
+        here = self.session.position(self.sel.who)
+        rc = self.current_reach()
+        if sq == here:
+            self.sel.draft = replace(d, to=None, path=())
+        elif rc is None:
+            self.sel.draft = replace(d, to=sq, path=())
+        elif rc.can_end(sq):
+            self.sel.draft = replace(d, to=sq, path=tuple(rc.route_to(sq).squares))
+        else:
+            rule, why = refusal_text(rc.why_not(sq))
+            self.set_status(f"Cannot end on {sq}: {why} [{rule}]", theme.BAD)
+            return
+        self.commit()
+
+    def commit(self) -> None:
+        """Declare the draft if the rules accept it; otherwise say what is missing."""
+        d = self.sel.draft
+        if d is None:
+            return
+        if d.use in ("Press",) and d.target is not None:  # M7: the charge picks its own square
+            rc = self.current_reach()
+            if rc is not None and rc.costs:
+                end = next(iter(rc.costs))
+                path = tuple(rc.route_to(end).squares)
+                d = replace(d, to=end if path else None, path=path)
+                self.sel.draft = d
+        try:
+            self.session.declare(d)
+        except IllegalIntent as exc:
+            if d.who in self.session.declared and self.session.declared[d.who].use != d.use:
+                self.session.clear(d.who)
+            rule = f" [{exc.rule}]" if exc.rule else ""
+            need = " - click a target" if "needs a target" in exc.reason else ""
+            self.set_status(f"Not declared yet: {self.enc.by_id[d.who].name} - {exc.reason}{rule}{need}",
+                            theme.ACCENT)
+            self.refresh_panels()
+            return
+        self.set_status(f"Declared: {describe_intent(self.enc, d)}", theme.GOOD)
+        self.refresh_panels()
+
+    def adjust(self, cmd: str) -> None:
+        """GM touches on the selected intent: a situational modifier (S6, net -2..+2 per intent),
+        shouting what an observation learns (O6), the kind of item used (M1)."""
+        d = self.sel.draft
+        if d is None:
+            self.set_status("Select a character and a skill first.", theme.ACCENT)
+            return
+        if cmd in ("mod_minus", "mod_plus"):
+            step = -1 if cmd == "mod_minus" else 1
+            net = sum(m.value for m in d.modifiers) + step
+            if abs(net) > 2:
+                self.set_status("A GM modifier is at most +-2 for one skill use (S6).", theme.ACCENT)
+                return
+            mods = (Modifier(net, "GM ruling"),) if net else ()
+            self.sel.draft = replace(d, modifiers=mods)
+        elif cmd == "shout":
+            self.sel.draft = replace(d, share=not d.share)
+        elif cmd == "item_kind":
+            if d.use != "item":
+                self.set_status("I cycles the kind of item: pick the item skill first.", theme.ACCENT)
+                return
+            kinds = list(self.enc.rules.item_move)
+            self.sel.draft = replace(d, item=kinds[(kinds.index(d.item) + 1) % len(kinds)], to=None, path=())
+        self.commit()
+
+    def add_secondary(self, cid: CharId) -> None:
+        """C7: Melee talent strikes extra adjacent foes; Shift+click adds (or removes) one."""
+        d = self.sel.draft
+        if d is None or d.use != "Melee" or cid == d.target:
+            self.set_status("Shift+click adds a secondary target to a Melee attack (C7).", theme.ACCENT)
+            return
+        also = tuple(a for a in d.also if a != cid) if cid in d.also else d.also + (cid,)
+        self.sel.draft = replace(d, also=also)
+        self.commit()
+
+    def undo(self) -> None:
+        if self.session.undo():
+            who = self.sel.who
+            self.sel.draft = self.session.declared.get(who) if who else None
+            self.set_status("Undone.", theme.TEXT)
+        self.refresh_panels()
+
+    def clear(self) -> None:
+        if self.sel.who:
+            self.session.clear(self.sel.who)
+            self.sel.draft = None
+        self.refresh_panels()
+
+    def current_reach(self) -> Any:
+        d, who = self.sel.draft, self.sel.who
+        if d is None or who is None or self.player is not None:
+            return None
+        visible = {c: it for c, it in self.session.declared.items() if self.visible_intent(c) and c != who}
+        sticky_key = tuple(sorted((c, it.use) for c, it in visible.items() if it.use in ("Melee", "Wrestle")))
+        key = (who, d.use, d.target, d.item, self.session.turn, sticky_key, id(self.session))
+        if key != self.preview.key:
+            rc = reach_for(self.enc, self.session.board, self.session.chars_view(), who, d.use, d.target, d.item,
+                           visible)
+            self.preview = Preview(key, rc)
+            if rc is not None:
+                self.preview.fill, self.preview.refused = overlays.reach_regions(self.layout, rc)
+        return self.preview.reach
+
+    def current_bands(self) -> overlays.RangeBands | None:
+        d, who = self.sel.draft, self.sel.who
+        if d is None or who is None or d.use not in ("Shoot", "Throw"):
+            return None
+        origin = d.to if d.to is not None else self.session.position(who)
+        if origin is None:
+            return None
+        key = (who, d.use, origin, self.session.turn)
+        if key != self.preview.bands_key:
+            self.preview.bands = overlays.RangeBands(self.layout, origin, range_bands(self.enc, who, d.use),
+                                                     str(self.enc.rules.switch("diagonals")))
+            self.preview.bands_key = key
+        return self.preview.bands

@@ -1,0 +1,451 @@
+"""The play screen: the board, declaring a turn, explanations, resolving with animation.
+
+It owns the Session (the match and this turn's declarations) and turns input into intents through
+`Session.declare`, which validates them with the resolver (one door). Everything shown on the board
+while declaring comes from the same code the resolver runs: Reach/Route (movement), sight
+(geometry) and the resolver's own rating arithmetic (predict).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UITextEntryLine
+
+from battlemat.core.errors import BattlematError, IllegalIntent
+from battlemat.core.intents import Intent
+from battlemat.types import CharId
+from battlemat.ui import input as keys
+from battlemat.ui import theme
+from battlemat.ui.animation import Player
+from battlemat.ui.boardview import BoardView
+from battlemat.ui.camera import Camera
+from battlemat.ui.declaring import TARGETED_ACTS, Declaring
+from battlemat.ui.layout import Layout
+from battlemat.ui.panels import HOTKEYS, Frame, Sidebar, TopBar, frame_rects
+from battlemat.ui.preview import allowance_of, movement_available
+from battlemat.ui.renderer import MapArt, build_art
+from battlemat.ui.screens import Action, FileScreen, Push, RulesScreen, VictoryScreen
+from battlemat.ui.session import Session, describe_intent
+from battlemat.ui.state import Preview, Selection
+
+
+@dataclass
+class Services:
+    """What the play screen asks of the app: screenshots and where files go."""
+
+    save_dir: Path
+    screenshot: Callable[[Path | None], Path]
+    manager: pygame_gui.UIManager
+
+
+class PlayScreen(Declaring, BoardView):
+    """The bottom screen of the stack: widgets, input, resolving with playback, files."""
+
+    def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
+        self.services = services
+        self.manager = services.manager
+        self.cam = Camera()
+        self.sel = Selection()
+        self.preview = Preview()
+        self.gm_mode = False
+        self.step_mode = False
+        self.player: Player | None = None
+        self.pending: list[tuple[Intent, ...]] = []  # replay: saved turns still to play
+        self.status = keys.HELP
+        self.status_color: theme.Color = theme.TEXT_DIM
+        self.mouse = (0, 0)
+        self.drag_from: tuple[int, int] | None = None
+        self.dragging = False
+        self.victory_shown = False
+        self.frame: Frame = frame_rects(*size)
+        self.top: TopBar | None = None
+        self.side: Sidebar | None = None
+        self.load_session(session)
+        self.resize(size)
+
+    # -- setup ---------------------------------------------------------------------------------
+    def load_session(self, session: Session, pending: list[tuple[Intent, ...]] | None = None) -> None:
+        self.session = session
+        self.layout = Layout(session.board)
+        map_file = (session.path.parent / session.enc.map) if session.has_map and session.enc.map else None
+        self.art: MapArt = build_art(session.board, map_file)
+        self.sel = Selection()
+        self.preview = Preview()
+        self.player = None
+        self.pending = list(pending or [])
+        self.victory_shown = False
+        self.cam.fit(self.art.width, self.art.height)
+        if self.side is not None:
+            self.side.clear_log()
+            self._log_intro()
+        self._fill_from_replay()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """(Re)build the widgets for a window size; panels are laid out from the size alone."""
+        first = self.side is None
+        if self.top is not None:
+            self.top.panel.kill()
+        old_log = list(self.side.log_html) if self.side is not None else []
+        if self.side is not None:
+            self.side.panel.kill()
+        self.frame = frame_rects(*size)
+        self.manager.set_window_resolution(size)
+        self.top = TopBar(self.manager, self.frame.top)
+        self.side = Sidebar(self.manager, self.frame.side)
+        b = self.frame.board
+        keep_zoom = not first
+        self.cam.set_view(b.x, b.y, b.width, b.height)
+        if not keep_zoom:
+            self.cam.fit(self.art.width, self.art.height)
+        if old_log:
+            self.side.restore(old_log)
+        else:
+            self._log_intro()
+        self.top.set_toggle("grid", self.art.show_grid)
+        self.refresh_panels()
+
+    def _log_intro(self) -> None:
+        assert self.side is not None
+        enc = self.session.enc
+        self.side.log_text(f"{enc.title}: {', '.join(enc.sides)}. You play {', '.join(self.session.pc_sides)}; "
+                           "the others declare in secret (M shows them).", theme.TEXT)
+        if not self.session.has_map:
+            self.side.log_text("No map: an open arena; positions are taken as declared.")
+        if not movement_available():
+            self.side.log_text("Movement preview unavailable (battlemat.core.movement missing).", theme.BAD)
+
+    @property
+    def ui_epoch(self) -> tuple[int, ...]:
+        """Changes whenever this screen changed a widget (see App._draw_ui)."""
+        return (id(self.side), self.side.epoch if self.side else 0, id(self.top), self.top.epoch if self.top else 0)
+
+    # -- panels --------------------------------------------------------------------------------
+    def refresh_panels(self) -> None:
+        """Tell the widgets what to show; they keep no game state of their own."""
+        if self.side is None or self.top is None:
+            return
+        s = self.session
+        result = s.outcome()
+        over = " - combat over" if result.over else ""
+        replay = f" - replay: {len(self.pending)} saved turn(s) left" if self.pending else ""
+        self.top.set_title(f"{s.enc.title}  -  turn {s.turn}{over}{replay}")
+        self.top.set_toggle("gm", self.gm_mode)
+        self.top.set_toggle("step", self.step_mode)
+        self.top.set_toggle("grid", self.art.show_grid)
+        who = self.sel.who
+        if who is None:
+            self.side.who.set_text("No one selected")
+            self.side.hint.set_text("Tab or click a token; Enter resolves the turn")
+            self.side.set_skills(("none",), [])
+        else:
+            c = s.enc.by_id[who]
+            st = s.state[who]
+            self.side.who.set_text(f"{c.name}  ({c.side})")
+            self.side.hint.set_text(f"losses {st.minor} minor, {st.major} major - skill: allowance, phase, rating")
+            entries = []
+            chosen = self.sel.draft.use if self.sel.draft else None
+            for i, half in enumerate(self.skills_of(who)):
+                hk = HOTKEYS[i] if i < len(HOTKEYS) else " "
+                h = s.enc.rules.halves[half]
+                mv = allowance_of(s.enc, who, half, st.major)
+                rating = 0 if half == "item" else c.base(h.pair) + c.equipment_bonus(h.pair)[0]
+                moves = f"{mv}/1" if half == "Shoot" and mv == 0 else str(mv)  # M1: 1 square at -1
+                label = f"{hk}  {half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r{rating}"
+                tip = (f"{half}: moves {mv} square(s) (M1), acts in {h.phase} (rule P), rating {rating} "
+                       f"(base {c.base(h.pair)} + equipment)" if half != "item" else
+                       "Use an item: move 2 (1 if it needs dexterity, 0 if concentration); undefended (C5)")
+                entries.append((half, label, tip, half == chosen))
+            self.side.set_skills((who, s.turn, st.major), entries)
+        rows = []
+        for c in s.enc.characters:
+            it = s.declared.get(c.id)
+            if not s.state[c.id].active:
+                continue
+            if not self.visible_intent(c.id):
+                rows.append((c.id, f"{c.name}: (secret)"))  # even idleness is a secret (P)
+            elif it is None:
+                rows.append((c.id, f"{c.name}: (idle)"))
+            else:
+                rows.append((c.id, describe_intent(s.enc, it)))
+        self.side.set_intents(rows)
+
+    # -- resolving -----------------------------------------------------------------------------
+    def resolve(self) -> None:
+        if self.player is not None:
+            return
+        s = self.session
+        if s.outcome().over:
+            self.set_status("The combat is over. Open another encounter (Ctrl+O) or play again.", theme.ACCENT)
+            return
+        positions = self.positions()
+        states = dict(s.state.chars)
+        try:
+            events = s.resolve()  # in a replay the saved turn fills the declarations (and may be edited)
+            if self.pending:
+                self.pending.pop(0)
+        except IllegalIntent as exc:
+            self.set_status(f"Refused: {self.enc.by_id[exc.who].name if exc.who in self.enc.by_id else exc.who} - "
+                            f"{exc.reason}" + (f" [{exc.rule}]" if exc.rule else ""), theme.BAD)
+            return
+        except BattlematError as exc:
+            self.set_status(f"Cannot resolve: {exc}", theme.BAD)
+            return
+        except OSError as exc:
+            self.set_status(f"Turn played, but the autosave failed: {exc}", theme.BAD)
+            events = s.last_events
+        self.sel = Selection()
+        self.preview = Preview()
+        self.player = Player(events, dict(positions), states, self.layout.center, step_mode=self.step_mode)
+        self.set_status("Resolving... Esc skips to the end" + (", Space steps" if self.step_mode else ""), theme.TEXT)
+        self.refresh_panels()
+
+    def _fill_from_replay(self) -> None:
+        if self.pending:
+            self.session.declared = {it.who: it for it in self.pending[0]}
+            self.set_status(f"Replay: Enter plays saved turn {self.session.turn}.", theme.ACCENT)
+
+    def _finish_turn(self) -> Action | None:
+        self.player = None
+        self._fill_from_replay()
+        self.refresh_panels()
+        result = self.session.outcome()
+        if result.over and not self.victory_shown:
+            self.victory_shown = True
+            return Push(VictoryScreen(self.manager, self.enc, self.session.state, result, self.frame.board,
+                                      self.restart, self.save_game))
+        if not self.pending:
+            self.set_status(f"Turn {self.session.turn}: declare, then Enter.", theme.TEXT)
+        return None
+
+    # -- files ---------------------------------------------------------------------------------
+    def restart(self) -> None:
+        s = self.session
+        self.load_session(Session(s.path, seed=s.match.seed, dice=s.dice_override, pc_sides=s.pc_sides,
+                                  autosave=s.autosave_path))
+        self.refresh_panels()
+
+    def save_game(self, path: Path | None = None) -> Path | None:
+        from battlemat.io.saves import write_save
+
+        target = path or self.services.save_dir / f"{self.session.path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        try:
+            write_save(self.session.to_save(), target)
+        except OSError as exc:
+            self.set_status(f"Could not save {target}: {exc}", theme.BAD)
+            return None
+        self.set_status(f"Saved {target}", theme.GOOD)
+        return target
+
+    def open_path(self, path: str, replay: bool = False) -> None:
+        from battlemat.io.saves import read_save
+
+        autosave = self.session.autosave_path
+        try:
+            if path.endswith(".json"):
+                save = read_save(path)
+                session, pending = Session.from_save(save, path, replay=replay,
+                                                     autosave=autosave_for(self.services.save_dir, save.encounter))
+                self.load_session(session, pending)
+            else:
+                session = Session(path, autosave=autosave_for(self.services.save_dir, path) if autosave else None)
+                self.load_session(session)
+        except (BattlematError, OSError) as exc:
+            self.set_status(f"Cannot open {path}: {str(exc).splitlines()[0]}", theme.BAD)
+            if self.side is not None:
+                self.side.log_text(str(exc), theme.BAD)
+            return
+        self.refresh_panels()
+        if not replay:
+            self.set_status(f"Opened {path}", theme.GOOD)
+
+    def file_dialog(self, title: str, on_pick: Callable[[str], None]) -> Action:
+        start = str(self.session.path.parent.resolve()) + "/"
+        return Push(FileScreen(self.manager, self.frame.board, title, start, on_pick))
+
+    # -- events --------------------------------------------------------------------------------
+    def command(self, cmd: str) -> Action | None:
+        if cmd.startswith("skill:"):
+            i = int(cmd.split(":")[1])
+            if self.sel.who is not None and self.player is None:
+                skills = self.skills_of(self.sel.who)
+                if i < len(skills):
+                    self.choose_skill(skills[i])
+            return None
+        if self.player is not None and cmd not in ("cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in",
+                                                   "zoom_out", "step"):
+            return None
+        if cmd in ("mod_minus", "mod_plus", "shout", "item_kind"):
+            self.adjust(cmd)
+        elif cmd == "resolve":
+            self.resolve()
+        elif cmd == "undo":
+            self.undo()
+        elif cmd == "clear":
+            self.clear()
+        elif cmd == "next":
+            self.cycle(-1 if pygame.key.get_mods() & pygame.KMOD_SHIFT else 1)
+        elif cmd == "cancel":
+            if self.player is not None:
+                self.side.log_events(self.player.finish()) if self.side else None
+            elif self.sel.draft is not None and self.sel.who not in self.session.declared:
+                self.sel.draft = None
+            else:
+                self.sel = Selection()
+            self.refresh_panels()
+        elif cmd == "advance":
+            if self.player is not None:
+                self.player.advance()
+        elif cmd == "rules":
+            return Push(RulesScreen(self.manager, self.enc, self.frame.board))
+        elif cmd == "shot":
+            path = self.services.screenshot(None)
+            self.set_status(f"Screenshot saved: {path}", theme.GOOD)
+        elif cmd == "grid":
+            self.art.show_grid = not self.art.show_grid
+            self.art.invalidate()
+            self.refresh_panels()
+        elif cmd == "gm":
+            self.gm_mode = not self.gm_mode
+            if not self.gm_mode and self.sel.who and not self.session.is_pc(self.sel.who):
+                self.sel = Selection()
+            self.set_status("GM mode: NPC intents shown and editable." if self.gm_mode else "GM mode off.", theme.TEXT)
+            self.refresh_panels()
+        elif cmd == "step":
+            self.step_mode = not self.step_mode
+            if self.player is not None:
+                self.player.step_mode = self.step_mode
+                self.player.waiting = False
+            self.set_status("Step mode: one event per Space while resolving." if self.step_mode else "Step mode off.",
+                            theme.TEXT)
+            self.refresh_panels()
+        elif cmd == "fit":
+            self.cam.fit(self.art.width, self.art.height)
+        elif cmd == "zoom_in":
+            self.cam.zoom_at(1)
+        elif cmd == "zoom_out":
+            self.cam.zoom_at(-1)
+        elif cmd == "save":
+            self.save_game()
+        elif cmd == "open":
+            return self.file_dialog("Open an encounter (.toml) or a save (.json)", self.open_path)
+        elif cmd == "replay":
+            return self.file_dialog("Replay a save (.json)", lambda p: self.open_path(p, replay=True))
+        return None
+
+    def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            return self._button(event.ui_element)
+        if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and self.side is not None \
+                and event.ui_element is self.side.intents:
+            cid = getattr(event, "text", None)
+            cid = next((c for c, w in self._intent_rows() if w == cid), None)
+            if cid is not None and self.controllable(cid):
+                self.select(cid)
+            return None
+        if event.type == pygame.KEYDOWN:
+            if self.player is not None and self.player.waiting and event.key in (pygame.K_SPACE, pygame.K_RIGHT,
+                                                                                  pygame.K_n):
+                self.player.advance()
+                return None
+            cmd = keys.command_for(event)
+            return self.command(cmd) if cmd else None
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            if self.drag_from is not None and not consumed:
+                if self.dragging or abs(event.pos[0] - self.drag_from[0]) + abs(event.pos[1] - self.drag_from[1]) > 6:
+                    self.dragging = True
+                    self.cam.pan(*event.rel)
+            return None
+        board = self.frame.board
+        if event.type == pygame.MOUSEWHEEL and board.collidepoint(self.mouse) and not consumed:
+            self.cam.zoom_at(1 if event.y > 0 else -1, *self.mouse)
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and board.collidepoint(event.pos) and not consumed:
+            self.mouse = event.pos
+            if event.button in (1, 2, 3):
+                self.drag_from = event.pos
+                self.dragging = False
+            return None
+        if event.type == pygame.MOUSEBUTTONUP and self.drag_from is not None:
+            was_drag = self.dragging
+            self.drag_from, self.dragging = None, False
+            if not was_drag and board.collidepoint(event.pos):
+                self.mouse = event.pos
+                if event.button == 1:
+                    self.click(event.pos)
+                elif event.button == 3:
+                    self.command("cancel")
+        return None
+
+    def _intent_rows(self) -> list[tuple[CharId, str]]:
+        return list(self.side.rows) if self.side is not None else []
+
+    def _button(self, element: Any) -> Action | None:
+        assert self.top is not None and self.side is not None
+        for key, btn in self.top.buttons.items():
+            if element is btn:
+                return self.command({"rules": "rules", "shot": "shot"}.get(key, key))
+        half = self.side.skill_of(element)
+        if half is not None:
+            self.choose_skill(half)
+            return None
+        if element is self.side.resolve:
+            return self.command("resolve")
+        if element is self.side.undo:
+            return self.command("undo")
+        if element is self.side.clear:
+            return self.command("clear")
+        return None
+
+    def click(self, pos: tuple[int, int]) -> None:
+        if self.player is not None:
+            return
+        tok = self.token_under(pos)
+        who = self.sel.who
+        if tok is not None and who is not None and tok != who and self.sel.draft is not None:
+            enemy = self.enc.by_id[tok].side != self.enc.by_id[who].side
+            half = self.enc.rules.halves[self.sel.draft.use]
+            if (enemy or not self.controllable(tok)) and half.act in TARGETED_ACTS:
+                if not self.session.state[tok].active:
+                    return
+                if pygame.key.get_mods() & pygame.KMOD_SHIFT and self.sel.draft.target is not None:
+                    self.add_secondary(tok)
+                else:
+                    self.set_target(tok)
+                return
+        if tok is not None and tok != who:
+            self.select(tok)
+            return
+        sq = self.square_under(pos)
+        if sq is not None and self.sel.draft is not None:
+            self.set_destination(sq)
+        elif tok is None and sq is not None and self.sel.who is None:
+            self.set_status(self.square_words(sq))
+
+    # -- per frame -----------------------------------------------------------------------------
+    def update(self, dt: float) -> Action | None:
+        dx, dy = keys.pan_vector(pygame.key.get_pressed(), bool(pygame.key.get_mods() & pygame.KMOD_CTRL))
+        typing = any(isinstance(e, UITextEntryLine) for e in (self.manager.get_focus_set() or ()))
+        if (dx or dy) and not typing:  # not while typing a file name
+            self.cam.pan(dx * keys.PAN_SPEED * dt, dy * keys.PAN_SPEED * dt)
+        if self.player is not None:
+            started = self.player.update(dt)
+            if started and self.side is not None:
+                self.side.log_events(started)
+            if self.player.done:
+                return self._finish_turn()
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def autosave_for(save_dir: Path, encounter: str | Path) -> Path:
+    return save_dir / f"autosave-{Path(encounter).stem}.json"

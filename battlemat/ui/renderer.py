@@ -1,0 +1,317 @@
+"""The board picture: Tiled layers in document order plus terrain marks, pre-rendered in chunks.
+
+Static art never changes during a match, so it is composed once into CHUNK x CHUNK pixel tiles
+(lazily, when first seen) and each frame only blits the visible chunks, scaled once per zoom step.
+Frame cost thus depends on the window size, not on the map size or the number of layers.
+Only this module calls pytmx.util_pygame.load_pygame (STYLE.md 1: the core reads maps headless).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from battlemat.core.board import DIRECTION_STEPS, Board, directions_text
+from battlemat.types import XY
+from battlemat.ui import theme
+from battlemat.ui.camera import Camera
+from battlemat.ui.layout import Layout
+
+CHUNK = 512
+DATA_LAYERS = ("terrain", "tokens")  # object layers that carry data, not pictures
+
+
+@dataclass(frozen=True)
+class DrawOp:
+    """One image at a map-pixel position (top-left), in document order."""
+
+    image: pygame.Surface
+    x: int
+    y: int
+
+    @property
+    def rect(self) -> pygame.Rect:
+        return pygame.Rect(self.x, self.y, self.image.get_width(), self.image.get_height())
+
+
+def _visible(layer: Any) -> bool:
+    v = getattr(layer, "visible", True)
+    return bool(int(v)) if isinstance(v, (int, str)) else bool(v)
+
+
+def _with_opacity(image: pygame.Surface, opacity: float) -> pygame.Surface:
+    if opacity >= 0.999:
+        return image
+    out = image.convert_alpha() if image.get_alpha() is None else image.copy()
+    out.set_alpha(round(255 * opacity))
+    return out
+
+
+def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None) -> tuple[list[DrawOp], Any]:
+    """Every visible picture of a Tiled map as draw ops: tile layers (tiles bottom-left aligned in
+    their cell, as Tiled's renderers do, plus tileset offsets), image layers and tile objects.
+    `only` restricts to layers with those names (used to compare with tmxrasterizer)."""
+    import pytmx
+    from pytmx.util_pygame import load_pygame
+
+    tmx = load_pygame(str(path))
+    ops: list[DrawOp] = []
+    cache: dict[int, tuple[pygame.Surface, int, int] | None] = {}
+    tw, th = layout.tw, layout.th
+
+    def tile(gid: int, opacity: float) -> tuple[pygame.Surface, int, int] | None:
+        key = gid if opacity >= 0.999 else -gid - 1_000_000 * round(opacity * 100)
+        if key not in cache:
+            img = tmx.get_tile_image_by_gid(gid)
+            if img is None:
+                cache[key] = None
+            else:
+                ts = tmx.get_tileset_from_gid(gid)
+                ox, oy = (int(v) for v in getattr(ts, "offset", (0, 0)))
+                cache[key] = (_with_opacity(img, opacity), ox, oy)
+        return cache[key]
+
+    for layer in tmx.layers:
+        if not _visible(layer) or (only is not None and layer.name not in only):
+            continue
+        lox, loy = int(getattr(layer, "offsetx", 0) or 0), int(getattr(layer, "offsety", 0) or 0)
+        opacity = float(getattr(layer, "opacity", 1.0) or 0.0)
+        if isinstance(layer, pytmx.TiledTileLayer):
+            # Tiled paints cells top to bottom by their drawn position: on hex maps staggered along x
+            # the raised columns of a row come before the lowered ones (overlapping tiles layer so).
+            cells = sorted(((x, y, gid) for x, y, gid in layer.iter_data() if gid and layout.board.inside((x, y))),
+                           key=lambda c: (layout.center((c[0], c[1]))[1], c[0]))
+            for x, y, gid in cells:
+                t = tile(gid, opacity)
+                if t is None:
+                    continue
+                img, ox, oy = t
+                cx, cy = layout.center((x, y))
+                left, bottom = cx - tw / 2, cy + th / 2
+                ops.append(DrawOp(img, round(left) + ox + lox, round(bottom) - img.get_height() + oy + loy))
+        elif isinstance(layer, pytmx.TiledImageLayer):
+            if layer.image is not None:
+                ops.append(DrawOp(_with_opacity(layer.image, opacity), lox, loy))
+        elif isinstance(layer, pytmx.TiledObjectGroup):
+            if layer.name.lower() in DATA_LAYERS:
+                continue
+            for obj in layer:
+                pic: pygame.Surface | None = getattr(obj, "image", None)
+                if pic is None or not _visible(obj):
+                    continue
+                img = pic
+                w, h = round(obj.width or img.get_width()), round(obj.height or img.get_height())
+                if (w, h) != img.get_size():
+                    img = pygame.transform.smoothscale(img, (max(1, w), max(1, h)))
+                ops.append(DrawOp(_with_opacity(img, opacity), round(obj.x) + lox, round(obj.y) + loy))
+    return ops, tmx
+
+
+class MapArt:
+    """The chunked, pre-rendered board and its per-zoom scaled copies."""
+
+    def __init__(self, layout: Layout, ops: list[DrawOp], background: tuple[int, int, int] = theme.BG,
+                 arena: bool = False) -> None:
+        self.layout = layout
+        self.board: Board = layout.board
+        self.ops = ops
+        self.background = background
+        self.arena = arena
+        self.show_grid = True
+        self.show_marks = True
+        self.width, self.height = layout.width_px, layout.height_px
+        self.cols = max(1, math.ceil(self.width / CHUNK))
+        self.rows = max(1, math.ceil(self.height / CHUNK))
+        self._buckets: dict[tuple[int, int], list[int]] = {}
+        for i, op in enumerate(ops):
+            r = op.rect
+            for cy in range(max(0, r.top // CHUNK), min(self.rows - 1, (r.bottom - 1) // CHUNK) + 1):
+                for cx in range(max(0, r.left // CHUNK), min(self.cols - 1, (r.right - 1) // CHUNK) + 1):
+                    self._buckets.setdefault((cx, cy), []).append(i)
+        self._chunks: dict[tuple[int, int], pygame.Surface] = {}
+        self._scaled: dict[tuple[int, int], pygame.Surface] = {}
+        self._scaled_zoom = -1.0
+
+    # -- building ------------------------------------------------------------------------------
+    def invalidate(self) -> None:
+        self._chunks.clear()
+        self._scaled.clear()
+
+    def chunk(self, cx: int, cy: int) -> pygame.Surface:
+        surf = self._chunks.get((cx, cy))
+        if surf is None:
+            surf = self._build(cx, cy, marks=self.show_marks, grid=self.show_grid)
+            self._chunks[(cx, cy)] = surf
+        return surf
+
+    def _build(self, cx: int, cy: int, marks: bool, grid: bool) -> pygame.Surface:
+        ox, oy = cx * CHUNK, cy * CHUNK
+        w, h = min(CHUNK, self.width - ox), min(CHUNK, self.height - oy)
+        surf = pygame.Surface((max(1, w), max(1, h))).convert()
+        surf.fill(self.background)
+        squares = self.layout.squares_in(ox, oy, ox + w, oy + h)
+        if self.arena:
+            for sq in squares:
+                color = theme.ARENA_A if (sq[0] + sq[1]) % 2 == 0 else theme.ARENA_B
+                pygame.draw.polygon(surf, color, _shift(self.layout.polygon(sq), ox, oy))
+        for i in self._buckets.get((cx, cy), ()):
+            op = self.ops[i]
+            surf.blit(op.image, (op.x - ox, op.y - oy))
+        if marks or grid:
+            over = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+            if marks:
+                for sq in squares:
+                    self._mark(over, sq, ox, oy)
+            if grid:
+                for sq in squares:
+                    pygame.draw.polygon(over, theme.GRID, _shift(self.layout.polygon(sq), ox, oy), 1)
+            surf.blit(over, (0, 0))
+        return surf
+
+    def _mark(self, surf: pygame.Surface, sq: XY, ox: int, oy: int) -> None:
+        """Terrain marks that teach the rules: hatching for difficult squares (M4), an arrow for
+        one-way difficulty (stairs), pits (M5), cover pips (R4), level shading and contours (M12)."""
+        b, lay = self.board, self.layout
+        x, y = sq
+        poly = _shift(lay.polygon(sq), ox, oy)
+        cx, cy = lay.center(sq)
+        cx, cy = cx - ox, cy - oy
+        s = lay.cell
+        level = int(b.level[y, x])
+        if level:
+            shade = (255, 255, 255, min(90, 22 * level)) if level > 0 else (0, 0, 0, min(110, 30 * -level))
+            pygame.draw.polygon(surf, shade, poly)
+            for n in _neighbours4(b, sq):
+                if int(b.level[n[1], n[0]]) < level:
+                    a, c = _shared_edge(lay, sq, n)
+                    pygame.draw.line(surf, (255, 240, 200, 200), (a[0] - ox, a[1] - oy), (c[0] - ox, c[1] - oy), 2)
+        if b.blocked[y, x] and self.arena:
+            pygame.draw.polygon(surf, (30, 30, 34, 230), poly)
+        if b.difficult[y, x]:
+            _hatch(surf, poly, theme.HATCH, max(4, int(s / 5)))
+        bits = int(b.difficult_dirs[y, x])
+        if bits:
+            for name in directions_text(bits).split(","):
+                dx, dy = DIRECTION_STEPS[name]
+                _chevron(surf, (cx, cy), (dx, dy), s * 0.28, (255, 236, 170, 210))
+        if b.pit[y, x]:
+            inner = _scale_poly(poly, (cx, cy), 0.8)
+            pygame.draw.polygon(surf, theme.PIT, inner)
+            pygame.draw.polygon(surf, (210, 90, 60, 170), inner, 1)
+        cover = int(b.cover[y, x])
+        for k in range(cover):
+            r = max(3, int(s * 0.09))
+            px, py = cx + s * 0.32 - k * (2.4 * r), cy - s * 0.32
+            pygame.draw.circle(surf, theme.COVER, (round(px), round(py)), r)
+            pygame.draw.circle(surf, (20, 40, 60, 220), (round(px), round(py)), r, 1)
+        if int(b.hazard[y, x]) >= 0:
+            t = s * 0.16
+            x0, y0 = cx - s * 0.32, cy + s * 0.34
+            tri = [(x0, y0), (x0 + 2 * t, y0), (x0 + t, y0 - 1.7 * t)]
+            pygame.draw.polygon(surf, (250, 200, 40, 230), tri)
+            pygame.draw.polygon(surf, (60, 40, 0, 230), tri, 1)
+
+    # -- drawing -------------------------------------------------------------------------------
+    def visible_chunks(self, cam: Camera) -> Iterator[tuple[int, int]]:
+        x0, y0, x1, y1 = cam.visible_map_rect()
+        for cy in range(max(0, int(y0 // CHUNK)), min(self.rows - 1, int(y1 // CHUNK)) + 1):
+            for cx in range(max(0, int(x0 // CHUNK)), min(self.cols - 1, int(x1 // CHUNK)) + 1):
+                yield cx, cy
+
+    def draw(self, screen: pygame.Surface, cam: Camera) -> None:
+        """Blit the visible chunks at the camera's zoom (scaled copies cached per zoom step)."""
+        if cam.zoom != self._scaled_zoom:
+            self._scaled.clear()
+            self._scaled_zoom = cam.zoom
+        z = cam.zoom
+        clip = screen.get_clip()
+        screen.set_clip(pygame.Rect(cam.view_x, cam.view_y, cam.view_w, cam.view_h))
+        for cx, cy in self.visible_chunks(cam):
+            x0 = round((cx * CHUNK - cam.x) * z) + cam.view_x
+            y0 = round((cy * CHUNK - cam.y) * z) + cam.view_y
+            img = self._scaled.get((cx, cy))
+            if img is None:
+                src = self.chunk(cx, cy)
+                if z == 1.0:
+                    img = src
+                else:
+                    w = round((cx * CHUNK + src.get_width()) * z) - round(cx * CHUNK * z)
+                    h = round((cy * CHUNK + src.get_height()) * z) - round(cy * CHUNK * z)
+                    scale = pygame.transform.smoothscale if z < 1 else pygame.transform.scale
+                    img = scale(src, (max(1, w), max(1, h)))
+                self._scaled[(cx, cy)] = img
+            screen.blit(img, (x0, y0))
+        screen.set_clip(clip)
+
+    def render_full(self, marks: bool = False, grid: bool = False) -> pygame.Surface:
+        """The whole map at scale 1 (for comparisons with Tiled's own renderer and benchmarks)."""
+        out = pygame.Surface((self.width, self.height)).convert()
+        for cy in range(self.rows):
+            for cx in range(self.cols):
+                out.blit(self._build(cx, cy, marks=marks, grid=grid), (cx * CHUNK, cy * CHUNK))
+        return out
+
+
+# -- small drawing helpers ------------------------------------------------------------------------
+def _shift(poly: list[tuple[float, float]], ox: int, oy: int) -> list[tuple[float, float]]:
+    return [(px - ox, py - oy) for px, py in poly]
+
+
+def _scale_poly(poly: list[tuple[float, float]], c: tuple[float, float], f: float) -> list[tuple[float, float]]:
+    return [(c[0] + (px - c[0]) * f, c[1] + (py - c[1]) * f) for px, py in poly]
+
+
+def _hatch(surf: pygame.Surface, poly: list[tuple[float, float]], color: theme.Color, gap: int) -> None:
+    """Diagonal hatching clipped to the polygon's bounding box (exact for squares, close for hexes)."""
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    inner = _scale_poly(poly, (sum(xs) / len(xs), sum(ys) / len(ys)), 0.86)
+    xs, ys = [p[0] for p in inner], [p[1] for p in inner]
+    rect = pygame.Rect(round(min(xs)), round(min(ys)), round(max(xs) - min(xs)), round(max(ys) - min(ys)))
+    old = surf.get_clip()
+    surf.set_clip(rect.clip(old) if old else rect)
+    for k in range(-rect.height, rect.width, gap):
+        pygame.draw.line(surf, color, (rect.left + k, rect.bottom), (rect.left + k + rect.height, rect.top), 2)
+    surf.set_clip(old)
+    pygame.draw.polygon(surf, (40, 30, 20, 110), inner, 1)
+
+
+def _chevron(surf: pygame.Surface, c: tuple[float, float], d: tuple[int, int], size: float, color: theme.Color) -> None:
+    length = math.hypot(*d) or 1.0
+    ux, uy = d[0] / length, d[1] / length
+    px, py = -uy, ux
+    tip = (c[0] + ux * size, c[1] + uy * size)
+    left = (c[0] - ux * size * 0.2 + px * size * 0.7, c[1] - uy * size * 0.2 + py * size * 0.7)
+    right = (c[0] - ux * size * 0.2 - px * size * 0.7, c[1] - uy * size * 0.2 - py * size * 0.7)
+    pygame.draw.lines(surf, color, False, [left, tip, right], 3)
+
+
+def _neighbours4(b: Board, sq: XY) -> list[XY]:
+    from battlemat.core.geometry import steps
+
+    return [n for n, diag, _ in steps(b, sq, "manhattan") if not diag]
+
+
+def _shared_edge(lay: Layout, a: XY, b: XY) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two corners of `a` closest to the centre of `b`: the edge they share."""
+    pa = lay.polygon(a)
+    bc = lay.center(b)
+    two = sorted(pa, key=lambda p: (p[0] - bc[0]) ** 2 + (p[1] - bc[1]) ** 2)[:2]
+    return two[0], two[1]
+
+
+def build_art(board: Board, map_file: Path | None) -> MapArt:
+    """The MapArt of a board: its Tiled map's pictures, or a plain checkered arena without a map."""
+    layout = Layout(board)
+    if map_file is None:
+        return MapArt(layout, [], arena=True)
+    ops, tmx = load_tmx_ops(map_file, layout)
+    bg = getattr(tmx, "background_color", None)
+    color = theme.BG
+    if isinstance(bg, str) and bg.startswith("#") and len(bg) >= 7:
+        color = tuple(int(bg[i : i + 2], 16) for i in (len(bg) - 6, len(bg) - 4, len(bg) - 2))  # type: ignore[assignment]
+    return MapArt(layout, ops, background=color)
