@@ -208,3 +208,21 @@ def test_C3_interference_found_when_two_groups_share_a_target():
     )
     kinds = sorted(e.data["kind"] for e in of(events, "contest"))
     assert kinds == ["attack", "interfere"]
+
+
+def test_forecast_matches_the_resolved_contest_C5_S7():
+    from battlemat.core.intents import Intent
+    from battlemat.core.match import Match
+    from battlemat.core.resolver import forecast
+    from battlemat.io.encounter import parse_encounter
+
+    enc = parse_encounter({"encounter": {"title": "t"}, "character": [
+        {"id": "a", "side": "x", "skills": {"Melee": 3}}, {"id": "b", "side": "x", "skills": {"Melee": 2}},
+        {"id": "d", "side": "y", "skills": {"Block": 4}},
+    ]}, "<t>")
+    intents = [Intent("a", "Melee", "d"), Intent("b", "Melee", "d"), Intent("d", "Block", "a")]
+    f = forecast(enc, enc.initial_state(), intents, "b")
+    assert f is not None and (f.attack.value, f.defense.value, f.margin) == (4, 4, 0)
+    events = Match(enc).play(intents)
+    (c,) = [e for e in events if e.type == "contest"]
+    assert (c.data["attack"]["value"], c.data["defense"]["value"]) == (f.attack.value, f.defense.value)

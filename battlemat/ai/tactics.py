@@ -113,8 +113,8 @@ def _advance(v: View, foe: Character) -> Intent | None:
     guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
     if v.my(guard) > 0:
         return Intent(v.me.id, guard, _most_dangerous(v).id, to=_toward(v, guard, foe))
-    use = "Press" if v.my("Press") else "Melee"
-    return Intent(v.me.id, "Melee" if use == "Melee" else "Dodge", foe.id, to=_toward(v, "Dodge", foe))
+    # no guard to speak of: charge anyway; a Press that falls short still closes in (M7)
+    return Intent(v.me.id, "Press", foe.id)
 
 
 def archer(v: View) -> Intent | None:

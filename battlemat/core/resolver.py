@@ -21,7 +21,7 @@ from types import MappingProxyType
 from battlemat.core import geometry, movement
 from battlemat.core.board import Hazard
 from battlemat.core.character import Character
-from battlemat.core.dice import DiceEngine, Roll
+from battlemat.core.dice import DiceEngine, Diceless, Roll
 from battlemat.core.elusion import elude
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent, RulesError
@@ -63,6 +63,37 @@ def resolve_turn(
         state={cid: s.to_dict() for cid, s in turn.st.items()},
     )
     return TurnResult(tuple(turn.events), new_state)
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """What an attack would meet if the turn were resolved now, before anyone moves: both sides'
+    ratings with their breakdowns and how the defender opposes (for the UI's hover card)."""
+
+    attack: Rating
+    defense: Rating
+    how: str
+
+    @property
+    def margin(self) -> int:
+        return self.attack.value - self.defense.value
+
+
+def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: CharId) -> Forecast | None:
+    """The contest `who`'s attack would bring on, with the other declared intents taken into account
+    (groups S7, opposition C5, matchups S8, advantages O1-O5). Diceless, positions as they stand.
+    Raises IllegalIntent like the resolver when an intent breaks a rule; None if `who` does not attack."""
+    t = _Turn(enc, state, random.Random(0), Diceless())
+    t.declare(intents)
+    it = t.intents.get(who)
+    if it is None or it.target is None or t.rules.halves[it.use].act != "attack":
+        return None
+    group = next((g for g in t.attack_groups(lambda h: True) if who in g.members), None)
+    if group is None:
+        return None
+    dfn, how, dskill = t.opposition(group.target, group)
+    att, _ = t.group_rating(group, dskill)
+    return Forecast(att, dfn, how)
 
 
 def validate_intent(enc: Encounter, state: MatchState, intent: Intent) -> Intent:

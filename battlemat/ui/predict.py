@@ -1,18 +1,16 @@
 """Predicted contest breakdowns for the hover card, computed by the resolver's own code.
 
-The resolver has no public "what if" yet, so this builds its per-turn object from the declared
-intents plus the one being considered and asks it for both sides' ratings (groups S7, opposition
-C5, matchups S8, advantages O1-O5). Any failure (the resolver changing under us) degrades to a
-plain attacker-only breakdown instead of breaking the window. Never imports pygame.
+`battlemat.core.resolver.forecast` declares the other intents plus the one being considered and
+returns both sides' ratings (groups S7, opposition C5, matchups S8, advantages O1-O5). An intent
+the rules refuse degrades to a plain attacker-only breakdown instead of breaking the window.
+Never imports pygame.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from battlemat.core.dice import engine
 from battlemat.core.encounter import Encounter
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Rating
@@ -45,19 +43,12 @@ def predict(enc: Encounter, state: MatchState, declared: Mapping[CharId, Intent]
     intents = [it for cid, it in declared.items() if cid != intent.who and state[cid].active]
     intents.append(intent)
     try:
-        from battlemat.core import resolver as r
+        from battlemat.core.resolver import forecast
 
-        t = r._Turn(enc, state, random.Random(0), engine("none"))
-        t.declare(intents)
-        group = next(
-            (g for g in t.attack_groups(lambda h: True) if g.key == (intent.use, intent.target)),
-            None,
-        )
-        if group is None:
+        f = forecast(enc, state, intents, intent.who)
+        if f is None:
             return None
-        dfn, how, dskill = t.opposition(intent.target, group)
-        att, _ = t.group_rating(group, dskill)
-        return Prediction(att, dfn, how, att.value - dfn.value)
+        return Prediction(f.attack, f.defense, f.how, f.margin)
     except Exception:  # noqa: BLE001 - a preview must never take the window down
         c = enc.by_id[intent.who]
         pair = half.pair
