@@ -53,6 +53,7 @@ def timed(fn, repeat: int) -> float:
 
 def ours(board: Board, srcs: list[tuple[int, int]]):
     def run() -> None:
+        movement.forget(board)  # every query searches: no answer is reused between rounds
         for s in srcs:
             foe = (s[0] + 1, s[1]) if s[0] + 1 < board.width else (s[0] - 1, s[1])
             ctx = movement.Context({foe: movement.Occupant("Orc", False)}, (movement.StickyFoe(foe, "Orc", "Melee"),))

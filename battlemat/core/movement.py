@@ -480,6 +480,11 @@ def _nearby(ctx: Context, mover: Mover) -> Context:
 _REACH_MEMO: weakref.WeakKeyDictionary[Board, dict[tuple[Any, ...], Reach]] = weakref.WeakKeyDictionary()
 
 
+def forget(board: Board) -> None:
+    """Drop the remembered answers for `board` (benchmarks measure the search itself)."""
+    _REACH_MEMO.pop(board, None)
+
+
 def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     gr = _context_key(board, rules)
     s = _Search(gr, rules, mover, ctx)
@@ -504,7 +509,7 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     provoke = s.provoke
     forbid = s.forbid
     heappush, heappop = heapq.heappush, heapq.heappop
-    if not jumper:
+    if not (jumper or press):
         best, parent, ended = _plain_search(gr, s, A, start[0], rlog, ended_log, foes, climb)  # type: ignore[assignment]
         heap = []
     while heap:
@@ -590,31 +595,27 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
 def _plain_search(
     gr: Grid, s: _Search, A: int, start: int, rlog: list, ended_log: list, foes: set[int], climb: bool
 ) -> tuple[dict[int, tuple[int, float]], dict[int, tuple[int, tuple[()], bool]], dict[int, tuple[int, float, int]]]:
-    """The bounded search for movers that do not jump (nearly all of them): step costs are small
-    whole numbers, so a bucket per cost replaces the heap, and a state is one int
-    (node << 3 | diagonal parity << 2 | ends code). A bucket is complete before it is walked
-    (every step costs at least 1), so sorting it by M7 deviation (stable: first found first on
-    ties) gives the heap's order exactly: cost, then deviation, then first found (STYLE 5)."""
+    """The bounded search for movers that neither jump nor charge (most of them): step costs are
+    small whole numbers, so a bucket per cost replaces the heap, and a state is one int
+    (node << 3 | diagonal parity << 2 | ends code). Same order as the heap search: by cost, then
+    first found (STYLE 5), so the same routes. (Press keeps the heap: its second key, the M7
+    deviation, is not a whole number.)"""
     edges, stairs, occ, forbid = gr.edges, gr.stairs, s.occ, s.forbid
-    provoke, alternating, press = s.provoke, s.alternating, s.press
-    deviation = s.deviation
+    provoke, alternating = s.provoke, s.alternating
     st0 = start << 3
-    best: dict[int, tuple[int, float]] = {st0: (0, 0.0)}
+    cost: dict[int, int] = {st0: 0}
     parent: dict[int, tuple[int, tuple[()], bool]] = {}
     ended: dict[int, tuple[int, float, int]] = {}
-    buckets: list[list[tuple[float, int]]] = [[] for _ in range(A + 1)]
-    buckets[0].append((0.0, st0))
+    buckets: list[list[int]] = [[] for _ in range(A + 1)]
+    buckets[0].append(st0)
     add = rlog.append
     for c in range(A + 1):
-        bucket = buckets[c]
-        if press:
-            bucket.sort(key=lambda e: e[0])
-        for dv, st in bucket:
-            if best[st] != (c, dv):
-                continue  # superseded by a cheaper or straighter way here
+        for st in buckets[c]:
+            if cost[st] < c:
+                continue  # reached more cheaply since it was queued
             u, par, ends = st >> 3, (st >> 2) & 1, st & 3
             if u not in occ and u not in ended:
-                ended[u] = (c, dv, st)
+                ended[u] = (c, 0.0, st)
             if ends:
                 ended_log.append((u, ends))
                 continue
@@ -646,14 +647,11 @@ def _plain_search(
                 else:
                     sc, npar = 1, par
                 nc = c + sc
-                if nc <= A:
-                    ns = (j << 3) | (npar << 2) | nends
-                    ndv = dv + deviation(j) if press else 0.0
-                    old = best.get(ns)
-                    if old is None or (nc, ndv) < old:
-                        best[ns] = (nc, ndv)
-                        parent[ns] = (st, (), diag)
-                        buckets[nc].append((ndv, ns))
+                if nc <= A and nc < cost.get(ns := (j << 3) | (npar << 2) | nends, A + 1):
+                    cost[ns] = nc
+                    parent[ns] = (st, (), diag)
+                    buckets[nc].append(ns)
+    best = {st: (c, 0.0) for st, c in cost.items()}
     return best, parent, ended
 
 
