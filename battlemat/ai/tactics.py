@@ -75,7 +75,7 @@ def brawler(v: View) -> Intent | None:
             sticky = v.memory.last_target.get(v.me.id) == foe.id and v.rng.random() < 0.7
             use = "Melee" if melee > press or (melee == press and sticky) or press == 0 else "Press"
             return Intent(v.me.id, use, foe.id)
-        end = v.charge_end(foe) if press > 0 else None
+        end = v.charge_end(foe) if press > 0 and v.distance(v.me, foe) <= v.allowance("Press") + 1 else None
         goal = v.at(foe)
         if end is not None and goal is not None and end not in v.memory.claimed:
             from battlemat.core.geometry import adjacent

@@ -143,6 +143,12 @@ class View:
         result = reach_for(self.enc, self.state, self.me.id, use, target)
         return {sq: c for sq, c in result.reachable.items() if sq not in self.memory.claimed}
 
+    def allowance(self, half: str) -> int:
+        """M1-M3: squares `me` may move using `half` this turn."""
+        from battlemat.core.movement import allowance
+
+        return allowance(self.enc.rules, self.me, half, self.st.major)
+
     def charge_end(self, target: Character) -> XY | None:
         """M7: where a Press charge at `target` would end this turn (None without a board)."""
         if self.board is None or self.at(self.me) is None:
