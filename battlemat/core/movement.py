@@ -509,7 +509,7 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     provoke = s.provoke
     forbid = s.forbid
     heappush, heappop = heapq.heappush, heapq.heappop
-    if not (jumper or press):
+    if not jumper:
         best, parent, ended = _plain_search(gr, s, A, start[0], rlog, ended_log, foes, climb)  # type: ignore[assignment]
         heap = []
     while heap:
@@ -595,27 +595,32 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
 def _plain_search(
     gr: Grid, s: _Search, A: int, start: int, rlog: list, ended_log: list, foes: set[int], climb: bool
 ) -> tuple[dict[int, tuple[int, float]], dict[int, tuple[int, tuple[()], bool]], dict[int, tuple[int, float, int]]]:
-    """The bounded search for movers that neither jump nor charge (most of them): step costs are
-    small whole numbers, so a bucket per cost replaces the heap, and a state is one int
-    (node << 3 | diagonal parity << 2 | ends code). Same order as the heap search: by cost, then
-    first found (STYLE 5), so the same routes. (Press keeps the heap: its second key, the M7
-    deviation, is not a whole number.)"""
+    """The bounded search for movers that do not jump (nearly all): step costs are small whole
+    numbers, so a bucket per cost replaces the heap, and a state is one int (node << 3 | diagonal
+    parity << 2 | ends code). Every step costs at least 1, so when bucket c is walked every way
+    into its states is known: a Press charge (M7) keeps, among the cheapest ways, the straightest
+    (least summed deviation), and walks the bucket straightest first. Ties go to the first found
+    (STYLE 5): the same order as a heap on (cost, deviation, counter)."""
     edges, stairs, occ, forbid = gr.edges, gr.stairs, s.occ, s.forbid
-    provoke, alternating = s.provoke, s.alternating
+    provoke, alternating, press, deviation = s.provoke, s.alternating, s.press, s.deviation
     st0 = start << 3
     cost: dict[int, int] = {st0: 0}
+    dev: dict[int, float] = {st0: 0.0}
     parent: dict[int, tuple[int, tuple[()], bool]] = {}
     ended: dict[int, tuple[int, float, int]] = {}
     buckets: list[list[int]] = [[] for _ in range(A + 1)]
     buckets[0].append(st0)
     add = rlog.append
     for c in range(A + 1):
-        for st in buckets[c]:
+        bucket = buckets[c]
+        if press:
+            bucket.sort(key=dev.__getitem__)  # stable: first found first among equals
+        for st in bucket:
             if cost[st] < c:
                 continue  # reached more cheaply since it was queued
             u, par, ends = st >> 3, (st >> 2) & 1, st & 3
             if u not in occ and u not in ended:
-                ended[u] = (c, 0.0, st)
+                ended[u] = (c, dev[st] if press else 0.0, st)
             if ends:
                 ended_log.append((u, ends))
                 continue
@@ -647,11 +652,20 @@ def _plain_search(
                 else:
                     sc, npar = 1, par
                 nc = c + sc
-                if nc <= A and nc < cost.get(ns := (j << 3) | (npar << 2) | nends, A + 1):
+                if nc > A:
+                    continue
+                ns = (j << 3) | (npar << 2) | nends
+                old = cost.get(ns, A + 1)
+                if nc < old:
                     cost[ns] = nc
                     parent[ns] = (st, (), diag)
                     buckets[nc].append(ns)
-    best = {st: (c, 0.0) for st, c in cost.items()}
+                    if press:
+                        dev[ns] = dev[st] + deviation(j)
+                elif press and nc == old and dev[st] + deviation(j) < dev[ns]:
+                    dev[ns] = dev[st] + deviation(j)  # as cheap and straighter (M7)
+                    parent[ns] = (st, (), diag)
+    best = {st: (c, dev.get(st, 0.0)) for st, c in cost.items()}
     return best, parent, ended
 
 
