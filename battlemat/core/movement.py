@@ -13,8 +13,6 @@ The UI preview, the `reach` command and the resolver all call `reach()` / `follo
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import math
 import weakref
 from collections.abc import Mapping, Sequence
@@ -29,7 +27,6 @@ from battlemat.core.board import DIRECTIONS, Board, Hazard
 from battlemat.core.rules import Rules
 from battlemat.types import XY, CharId
 
-INF = (math.inf, math.inf)
 STICKY_EXEMPT = ("Block", "Dodge", "Escape")  # M6
 
 
@@ -489,128 +486,60 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     gr = _context_key(board, rules)
     s = _Search(gr, rules, mover, ctx)
     A = mover.allowance
-    start = (gr.node(mover.at), 0, -1, 0)  # node, diagonal parity, last slot (jumpers), ends code
-    best: dict[tuple[int, int, int, int], tuple[float, float]] = {start: (0, 0.0)}
-    parent: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], tuple[int, ...], bool]] = {}
-    counter = itertools.count()
-    heap: list[tuple[int, float, int, tuple[int, int, int, int]]] = [(0, 0.0, next(counter), start)]
-    ended: dict[int, tuple[int, float, tuple[int, int, int, int]]] = {}
     # Refusals are logged cheaply during the search and sorted out only if someone asks why (_Refusals).
     rlog: list[tuple[int, int, Refusal]] = []
     ended_log: list[tuple[int, int]] = []  # (node, ends code): its neighbours are refused by M4/M12
-    refuse_later = rlog.append
+    cost, dev, parent, ended = _search(gr, s, mover, A, rlog, ended_log)
 
-    def refuse(j: int, prio: int, why: Refusal) -> None:
-        refuse_later((j, prio, why))
-
-    edges, stairs, occ = gr.edges, gr.stairs, s.occ
-    foes = {j for j, o in occ.items() if not o.friend}
-    climb, jumper, press, alternating = mover.use == "Climb", s.jumper, s.press, s.alternating
-    provoke = s.provoke
-    forbid = s.forbid
-    heappush, heappop = heapq.heappush, heapq.heappop
-    if not jumper:
-        best, parent, ended = _plain_search(gr, s, A, start[0], rlog, ended_log, foes, climb)  # type: ignore[assignment]
-        heap = []
-    while heap:
-        c, dv, _, st = heappop(heap)
-        if best.get(st, INF) < (c, dv):
-            continue
-        u, par, lastk, ends = st
-        if u not in occ and u not in ended:
-            ended[u] = (c, dv, st)
-        if ends:
-            ended_log.append((u, ends))
-            continue
-        for k, j, diag, hard, free, dl in edges[u]:
-            # the rules of one step, as in _Search.step (terrain and occupants are reported by _finish)
-            if not free or j in foes:
-                continue
-            nends = 1 if hard else 0
-            if dl:
-                if dl in (1, -1) and (stairs[j] or stairs[u]):
-                    pass
-                elif dl in (1, -1) and climb:
-                    nends = 2
-                else:
-                    refuse_later((j, _PRIO_RULE, _LEVEL_CLIMB if climb else _LEVEL))
-                    continue
-            if u in forbid:  # M6: no step out of a sticky foe's reach
-                bad = forbid[u].get(j)
-                if bad is not None:
-                    refuse_later((j, _PRIO_RULE, bad))
-                    continue
-            if provoke:
-                bad = s.leave(u, j)
-                if bad is not None:
-                    refuse(j, _PRIO_RULE, bad)
-                    continue
-            if diag and alternating:
-                sc, npar = (1, 1) if par == 0 else (2, 0)
-            else:
-                sc, npar = 1, par
-            nc = c + sc
-            if nc <= A:
-                ns = (j, npar, k if jumper else -1, nends)
-                ndv = dv + s.deviation(j) if press else 0.0
-                if (nc, ndv) < best.get(ns, INF):  # lexicographic: cost, then M7 deviation
-                    best[ns] = (nc, ndv)
-                    parent[ns] = (st, (), diag)
-                    heappush(heap, (nc, ndv, next(counter), ns))
-        for k in range(gr.slots) if jumper else ():
-            if gr.nbr[u][k] >= 0:
-                for land, crossed, why in s.jumps(u, k, lastk):
-                    if why is not None:
-                        refuse(land, _PRIO_RULE, why)
-                        continue
-                    nc, npar = c, par
-                    for _ in range(len(crossed) + 1):
-                        sc, npar = s.step_cost(gr.diag[u][k], npar)
-                        nc += sc
-                    if nc > A:
-                        continue
-                    ns = (land, npar, k, 1 if gr.hard[crossed[-1]][k] else 0)
-                    ndv = dv + s.deviation(land)
-                    if (nc, ndv) < best.get(ns, INF):
-                        best[ns] = (nc, ndv)
-                        parent[ns] = (st, crossed, gr.diag[u][k])
-                        heappush(heap, (nc, ndv, next(counter), ns))
-
-    def route(st: Any) -> tuple[Step, ...]:
+    def route(st: int) -> tuple[Step, ...]:
         out: list[Step] = []
         while st in parent:
             prev, crossed, diag = parent[st]
-            node = st >> 3 if isinstance(st, int) else st[0]
-            out.append(Step(gr.sq(node), int(best[st][0]), tuple(gr.sq(x) for x in crossed), diag))
+            out.append(Step(gr.sq(st >> 7), cost[st], tuple(gr.sq(x) for x in crossed), diag))
             st = prev
         return tuple(reversed(out))
 
-    costs = {gr.sq(u): int(c) for u, (c, _, _) in ended.items()}
+    costs = {gr.sq(u): c for u, (c, _, _) in ended.items()}
     routes: Mapping[XY, tuple[Step, ...]] = _Routes({gr.sq(u): st for u, (_, _, st) in ended.items()}, route)
     if s.press:
-        costs, routes = _charge(s, gr, mover, ended, costs, routes, refuse)
+        costs, routes = _charge(s, gr, mover, ended, costs, routes, lambda j, prio, why: rlog.append((j, prio, why)))
     return _finish(s, gr, mover, A, costs, routes, (rlog, ended_log))
 
 
-def _plain_search(
-    gr: Grid, s: _Search, A: int, start: int, rlog: list, ended_log: list, foes: set[int], climb: bool
-) -> tuple[dict[int, tuple[int, float]], dict[int, tuple[int, tuple[()], bool]], dict[int, tuple[int, float, int]]]:
-    """The bounded search for movers that do not jump (nearly all): step costs are small whole
-    numbers, so a bucket per cost replaces the heap, and a state is one int (node << 3 | diagonal
-    parity << 2 | ends code). Every step costs at least 1, so when bucket c is walked every way
-    into its states is known: a Press charge (M7) keeps, among the cheapest ways, the straightest
-    (least summed deviation), and walks the bucket straightest first. Ties go to the first found
-    (STYLE 5): the same order as a heap on (cost, deviation, counter)."""
+_Parents = dict[int, tuple[int, tuple[int, ...], bool]]  # state -> (previous state, squares jumped, diagonal)
+
+
+def _search(
+    gr: Grid, s: _Search, mover: Mover, A: int, rlog: list, ended_log: list
+) -> tuple[dict[int, int], dict[int, float], _Parents, dict[int, tuple[int, float, int]]]:
+    """The bounded search. Step costs are small whole numbers, so a bucket per cost serves as the
+    priority queue, and a state is one int: node << 7 | (last direction + 1) << 3 | diagonal
+    parity << 2 | ends code (the last direction only for jumpers: a running jump, M5). Every step
+    costs at least 1, so when bucket c is walked every way into its states is known: a Press charge
+    (M7) keeps, among the cheapest ways, the straightest (least summed deviation), and walks the
+    bucket straightest first. Ties go to the first found (STYLE 5). Returns cost and deviation by
+    state, parent links, and the first state that ends on each node."""
     edges, stairs, occ, forbid = gr.edges, gr.stairs, s.occ, s.forbid
+    foes = {j for j, o in occ.items() if not o.friend}
+    climb, jumper = mover.use == "Climb", s.jumper
     provoke, alternating, press, deviation = s.provoke, s.alternating, s.press, s.deviation
-    st0 = start << 3
+    st0 = gr.node(mover.at) << 7
     cost: dict[int, int] = {st0: 0}
     dev: dict[int, float] = {st0: 0.0}
-    parent: dict[int, tuple[int, tuple[()], bool]] = {}
+    parent: _Parents = {}
     ended: dict[int, tuple[int, float, int]] = {}
     buckets: list[list[int]] = [[] for _ in range(A + 1)]
     buckets[0].append(st0)
     add = rlog.append
+
+    def reach_state(st: int, ns: int, nc: int, via: tuple[int, ...], diag: bool, d: float) -> None:
+        old = cost.get(ns, A + 1)
+        if nc < old:
+            cost[ns], dev[ns], parent[ns] = nc, d, (st, via, diag)
+            buckets[nc].append(ns)
+        elif nc == old and d < dev[ns]:  # as cheap and straighter (M7)
+            dev[ns], parent[ns] = d, (st, via, diag)
+
     for c in range(A + 1):
         bucket = buckets[c]
         if press:
@@ -618,20 +547,21 @@ def _plain_search(
         for st in bucket:
             if cost[st] < c:
                 continue  # reached more cheaply since it was queued
-            u, par, ends = st >> 3, (st >> 2) & 1, st & 3
+            u, lastk, par, ends = st >> 7, ((st >> 3) & 15) - 1, (st >> 2) & 1, st & 3
             if u not in occ and u not in ended:
-                ended[u] = (c, dev[st] if press else 0.0, st)
+                ended[u] = (c, dev[st], st)
             if ends:
                 ended_log.append((u, ends))
                 continue
             fu = forbid.get(u)
-            for _k, j, diag, hard, free, dl in edges[u]:
+            for k, j, diag, hard, free, dl in edges[u]:
+                # the rules of one step, as in _Search.step (terrain and occupants are reported by _finish)
                 if not free or j in foes:
                     continue
                 nends = 1 if hard else 0
                 if dl:
                     if (dl == 1 or dl == -1) and (stairs[j] or stairs[u]):
-                        pass
+                        pass  # stairs: directional difficulty does the rest (M4)
                     elif (dl == 1 or dl == -1) and climb:
                         nends = 2
                     else:
@@ -654,19 +584,30 @@ def _plain_search(
                 nc = c + sc
                 if nc > A:
                     continue
-                ns = (j << 3) | (npar << 2) | nends
-                old = cost.get(ns, A + 1)
-                if nc < old:
-                    cost[ns] = nc
-                    parent[ns] = (st, (), diag)
+                ns = (j << 7) | ((k + 1 if jumper else 0) << 3) | (npar << 2) | nends
+                if press:
+                    reach_state(st, ns, nc, (), diag, dev[st] + deviation(j))
+                elif nc < cost.get(ns, A + 1):  # the hot path of reach_state, inlined
+                    cost[ns], dev[ns], parent[ns] = nc, 0.0, (st, (), diag)
                     buckets[nc].append(ns)
-                    if press:
-                        dev[ns] = dev[st] + deviation(j)
-                elif press and nc == old and dev[st] + deviation(j) < dev[ns]:
-                    dev[ns] = dev[st] + deviation(j)  # as cheap and straighter (M7)
-                    parent[ns] = (st, (), diag)
-    best = {st: (c, dev.get(st, 0.0)) for st, c in cost.items()}
-    return best, parent, ended
+            if not jumper:
+                continue
+            for k in range(gr.slots):  # M5: straight jumps over pits and difficult squares
+                if gr.nbr[u][k] < 0:
+                    continue
+                for land, crossed, why in s.jumps(u, k, lastk):
+                    if why is not None:
+                        add((land, _PRIO_RULE, why))
+                        continue
+                    nc, npar = c, par
+                    for _ in range(len(crossed) + 1):
+                        sc, npar = s.step_cost(gr.diag[u][k], npar)
+                        nc += sc
+                    if nc <= A:
+                        nends = 1 if gr.hard[crossed[-1]][k] else 0
+                        ns = (land << 7) | ((k + 1) << 3) | (npar << 2) | nends
+                        reach_state(st, ns, nc, crossed, gr.diag[u][k], 0.0)
+    return cost, dev, parent, ended
 
 
 _Log = tuple[list[tuple[int, int, Refusal]], list[tuple[int, int]]]
