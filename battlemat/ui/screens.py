@@ -90,24 +90,19 @@ def rules_html(enc: Encounter) -> str:
     return "".join(out)
 
 
-class RulesScreen:
-    """F1: the rules table over the board; F1 or Esc closes it."""
+class WindowScreen:
+    """A pygame_gui window over the board: closing it, or Esc (and `close_keys`), pops the screen."""
 
-    def __init__(self, manager: pygame_gui.UIManager, enc: Encounter, area: pygame.Rect) -> None:
-        rect = area.inflate(-min(160, area.width // 6), -min(80, area.height // 8))
-        self.window = UIWindow(rect, manager, window_display_title="Rules (F1 to close) - core rules in teal, "
-                               "house rules in violet", resizable=True)
-        inner = self.window.get_container().get_rect()
-        self.text = UITextBox(rules_html(enc), pygame.Rect(0, 0, inner.width, inner.height), manager,
-                              container=self.window, anchors={"left": "left", "right": "right", "top": "top",
-                                                              "bottom": "bottom"})
+    window: UIWindow
+    close_keys: tuple[int, ...] = (pygame.K_ESCAPE,)
+
+    def closing(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.KEYDOWN and event.key in self.close_keys:
+            return True
+        return event.type == pygame_gui.UI_WINDOW_CLOSE and event.ui_element is self.window
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_F1, pygame.K_ESCAPE):
-            return Pop()
-        if event.type == pygame_gui.UI_WINDOW_CLOSE and event.ui_element is self.window:
-            return Pop()
-        return None
+        return Pop() if self.closing(event) else None
 
     def update(self, dt: float) -> Action | None:
         return None if self.window.alive() else Pop()
@@ -120,7 +115,22 @@ class RulesScreen:
             self.window.kill()
 
 
-class VictoryScreen:
+class RulesScreen(WindowScreen):
+    """F1: the rules table over the board; F1 or Esc closes it."""
+
+    close_keys = (pygame.K_F1, pygame.K_ESCAPE)
+
+    def __init__(self, manager: pygame_gui.UIManager, enc: Encounter, area: pygame.Rect) -> None:
+        rect = area.inflate(-min(160, area.width // 6), -min(80, area.height // 8))
+        self.window = UIWindow(rect, manager, window_display_title="Rules (F1 to close) - core rules in teal, "
+                               "house rules in violet", resizable=True)
+        inner = self.window.get_container().get_rect()
+        self.text = UITextBox(rules_html(enc), pygame.Rect(0, 0, inner.width, inner.height), manager,
+                              container=self.window, anchors={"left": "left", "right": "right", "top": "top",
+                                                              "bottom": "bottom"})
+
+
+class VictoryScreen(WindowScreen):
     """The end of the combat: who holds the field and what happened to everyone."""
 
     def __init__(self, manager: pygame_gui.UIManager, enc: Encounter, state: MatchState, result: Outcome,
@@ -162,24 +172,10 @@ class VictoryScreen:
                 return None
             if event.ui_element is self.view:
                 return Pop()
-        if event.type == pygame_gui.UI_WINDOW_CLOSE and event.ui_element is self.window:
-            return Pop()
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            return Pop()
-        return None
-
-    def update(self, dt: float) -> Action | None:
-        return None if self.window.alive() else Pop()
-
-    def on_draw(self, surface: pygame.Surface) -> None:
-        pass
-
-    def close(self) -> None:
-        if self.window.alive():
-            self.window.kill()
+        return Pop() if self.closing(event) else None
 
 
-class FileScreen:
+class FileScreen(WindowScreen):
     """pygame_gui's file dialog; calls back with the picked path, then pops."""
 
     def __init__(self, manager: pygame_gui.UIManager, area: pygame.Rect, title: str, start: str,
@@ -187,26 +183,12 @@ class FileScreen:
         w, h = min(700, area.width - 40), min(520, area.height - 40)
         rect = pygame.Rect(0, 0, w, h)
         rect.center = area.center
-        self.dialog = UIFileDialog(rect, manager, window_title=title, initial_file_path=start,
-                                   allow_existing_files_only=existing_only, always_on_top=True)
+        self.dialog = self.window = UIFileDialog(rect, manager, window_title=title, initial_file_path=start,
+                                                 allow_existing_files_only=existing_only, always_on_top=True)
         self.on_pick = on_pick
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
         if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and event.ui_element is self.dialog:
             self.on_pick(event.text)
             return Pop()
-        if event.type == pygame_gui.UI_WINDOW_CLOSE and event.ui_element is self.dialog:
-            return Pop()
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            return Pop()
-        return None
-
-    def update(self, dt: float) -> Action | None:
-        return None if self.dialog.alive() else Pop()
-
-    def on_draw(self, surface: pygame.Surface) -> None:
-        pass
-
-    def close(self) -> None:
-        if self.dialog.alive():
-            self.dialog.kill()
+        return Pop() if self.closing(event) else None
