@@ -92,3 +92,14 @@ def test_missing_file_and_no_traceback_in_a_real_process(tmp_path):
 def test_unknown_rule_id(capsys):
     assert main(["rules", "Z9"]) == 2
     assert "no rule 'Z9'" in capsys.readouterr().err
+
+
+def test_list_fields_name_the_entry(tmp_path, capsys):
+    text = GOOD.replace("skills = { Melee = 3 }", 'skills = { Melee = 3 }\nequipment = [ { name = "axe", skill = "Melee", '
+                        'bonus = 1, sharp = true } ]\nscript = "Melee"')
+    path = tmp_path / "lists.toml"
+    path.write_text(text)
+    assert main(["resolve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "character[0] 'a'.equipment[0].sharp" in err and "unknown field 'sharp'" in err
+    assert "character[0] 'a'.script" in err and "list of tables" in err

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,18 @@ class _Reader:
             self.bad(f"{place}.{key}", f"expected {names}, found {value!r}", f"write {key} as a {names}")
             return default
         return value
+
+    def entries(self, value: Any, place: str, allowed: set[str]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        """(place, table) for each table of a list field, checking the list and each table's keys."""
+        if not isinstance(value, list):
+            self.bad(place, f"expected a list of tables, found {value!r}", "write it as [ { key = value }, ... ]")
+            return
+        for i, item in enumerate(value):
+            where = f"{place}[{i}]"
+            table = self.table(item, where)
+            if table:
+                self.unknown(table, allowed, where)
+                yield where, table
 
     def square(self, value: Any, place: str) -> tuple[int, int] | None:
         if (
@@ -228,17 +240,7 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
             r.bad(f"{place}.talents.{pair!r}", f"talent {value} is above the base rating {skills.get(pair, 0)} (S3)",
                   f"lower the talent or raise {pair} in skills")
     equipment: list[Equipment] = []
-    raw_eq = t.get("equipment", [])
-    if not isinstance(raw_eq, list):
-        r.bad(f"{place}.equipment", "equipment is a list of tables",
-              'write [ { name = "sword", skill = "Melee", bonus = 1 } ]')
-        raw_eq = []
-    for ei, re_ in enumerate(raw_eq):
-        where = f"{place}.equipment[{ei}]"
-        e = r.table(re_, where)
-        if not e:
-            continue
-        r.unknown(e, {"name", "skill", "bonus", "quality"}, where)
+    for where, e in r.entries(t.get("equipment", []), f"{place}.equipment", {"name", "skill", "bonus", "quality"}):
         eq_pair = r.pair(e.get("skill"), f"{where}.skill")
         bonus = e.get("bonus")
         quality = e.get("quality")
@@ -270,13 +272,7 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
     if ai and ai not in AI_NAMES:
         r.bad(f"{place}.ai", f"unknown tactics {ai!r}", f"use one of: {', '.join(AI_NAMES)}")
     script: list[ScriptStep] = []
-    raw_script = r.typed(t, "script", list, place, [])
-    for si, rs in enumerate(raw_script):
-        where = f"{place}.script[{si}]"
-        st = r.table(rs, where)
-        if not st:
-            continue
-        r.unknown(st, {"use", "until", "turns", "target"}, where)
+    for where, st in r.entries(t.get("script", []), f"{place}.script", {"use", "until", "turns", "target"}):
         try:
             use = r.rules.half(str(st.get("use", ""))).name
         except RulesError as exc:
@@ -341,9 +337,7 @@ def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> 
             r.bad(f"{place}.target", f"target {tg!r} is not a character in this encounter",
                   f"use one of: {', '.join(by_id)}")
     mods: list[Modifier] = []
-    for mi, m in enumerate(r.typed(t, "modifiers", list, place, [])):
-        where = f"{place}.modifiers[{mi}]"
-        mt = r.table(m, where)
+    for where, mt in r.entries(t.get("modifiers", []), f"{place}.modifiers", {"value", "reason"}):
         v = mt.get("value")
         if isinstance(v, bool) or v not in (-2, -1, 1, 2):
             r.bad(f"{where}.value", f"a situational modifier is -2, -1, +1 or +2 (S6), found {v!r}", "use +-1 or +-2")
