@@ -75,13 +75,9 @@ def brawler(v: View) -> Intent | None:
             sticky = v.memory.last_target.get(v.me.id) == foe.id and v.rng.random() < 0.7
             use = "Melee" if melee > press or (melee == press and sticky) or press == 0 else "Press"
             return Intent(v.me.id, use, foe.id)
-        end = v.charge_end(foe) if press > 0 and v.distance(v.me, foe) <= v.allowance("Press") + 1 else None
-        goal = v.at(foe)
-        if end is not None and goal is not None and end not in v.memory.claimed:
-            from battlemat.core.geometry import adjacent
-
-            if adjacent(v.board, end, goal) and v.rng.random() < 0.85:
-                return Intent(v.me.id, "Press", foe.id)  # M7: the charge finds its own line
+        near = v.distance(v.me, foe) <= v.allowance("Press") + 1
+        if press > 0 and near and v.charge_reaches(foe) and v.rng.random() < 0.85:
+            return Intent(v.me.id, "Press", foe.id)  # M7: the charge finds its own line
         return _advance(v, foe)
     # Without a map everyone is in reach: charge a fresh foe, then mostly stand and trade blows (sticky).
     engaged = v.memory.last_target.get(v.me.id) == foe.id

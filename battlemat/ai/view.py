@@ -149,11 +149,16 @@ class View:
 
         return allowance(self.enc.rules, self.me, half, self.st.major)
 
-    def charge_end(self, target: Character) -> XY | None:
-        """M7: where a Press charge at `target` would end this turn (None without a board)."""
-        if self.board is None or self.at(self.me) is None:
-            return None
-        from battlemat.core.movement import reach_for
+    def charge_reaches(self, target: Character) -> bool:
+        """Whether a Press charge at `target` would end next to it this turn (M7). A charge goes
+        as far as Block or Dodge would (same allowance, same terrain rules) and only picks the
+        straightest of the cheapest ways, so their reach answers the question without a search
+        of its own: the AI asks for it anyway to advance behind a guard."""
+        goal = self.at(target)
+        if self.board is None or goal is None or self.at(self.me) is None:
+            return False
+        if self.allowance("Press") != self.allowance("Dodge"):
+            return False
+        from battlemat.core.geometry import adjacent
 
-        ends = list(reach_for(self.enc, self.state, self.me.id, "Press", target.id).reachable)
-        return ends[0] if ends else None
+        return any(adjacent(self.board, sq, goal) for sq in self.destinations("Dodge"))
