@@ -114,7 +114,7 @@ class Rating:
             bits.append(f"{val:+d} {label} ({rule})")
         text = f"{self.skill} {self.value} = " + " ".join(bits)
         if self.halved:
-            text += f", halved from {self.full} (C5)"
+            text += f", halved from {self.full}"
         for note in self.notes:
             text += f"; {note}"
         return text
