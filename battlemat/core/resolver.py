@@ -313,6 +313,10 @@ class _Turn:
                     self.emit("intent", f"{self.name(cid)} is idle", (), who=cid, use=None)
                 continue
             words = f"{self.name(cid)} uses {it.use}" + (f" on {self.name(it.target)}" if it.target else "")
+            if it.to is not None or it.path:
+                words += f", heading for {tuple(it.to) if it.to is not None else tuple(it.path[-1])}"
+            if it.throw is not None:
+                words += f", to throw it to {tuple(it.throw)}"
             self.emit("intent", words, (self.rules.halves[it.use].phase,), **it.to_dict())
         self._plan_blocks()
 
@@ -901,7 +905,7 @@ def _movement(t: _Turn) -> None:
     for cid, adv in t.shares:
         allies = [c for c in t.order() if c != cid and not t.enemies(c, cid) and t.active(c)]
         if allies:
-            t.emit("shared", f"{t.name(cid)} shouts what it learnt to {', '.join(t.name(a) for a in allies)}",
+            t.emit("shared", f"{t.name(cid)} shouts what was learnt to {', '.join(t.name(a) for a in allies)}",
                    ("O6", "P2"), who=cid, to=allies)
         for a in allies:
             t.grant(a, adv, share=False)
