@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import argparse
 import base64
-import statistics
 import struct
 import sys
 import tempfile
-import time
 import zlib
 from pathlib import Path
 
 import numpy as np
+from timing import median_seconds  # bench/timing.py
 
 from battlemat.io.tiled import load_map, pytmx  # pytmx imported headless (no pygame)
 
@@ -69,17 +68,6 @@ def write_fixture(folder: Path, seed: int = 1) -> Path:
         + f'<objectgroup id="5" name="tokens">{tokens}</objectgroup></map>\n'
     )
     return path
-
-
-def median_seconds(fn, repeat: int) -> float:
-    """Median seconds per call (perf_counter: benchmarks may read a clock)."""
-    fn()  # warm up: imports, caches
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,12 +11,11 @@ Run: python bench/bench_reach.py   (prints medians and ratios; no assertions)
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 
 import networkx as nx
 import numpy as np
+from timing import paired  # bench/timing.py
 
 from battlemat.core import movement
 from battlemat.core.board import Board
@@ -41,16 +40,6 @@ def sources(board: Board, k: int, seed: int = 2) -> list[tuple[int, int]]:
     return out
 
 
-def timed(fn, repeat: int) -> float:
-    """Median seconds per call over `repeat` calls (perf_counter: benchmarks may read a clock)."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def ours(board: Board, srcs: list[tuple[int, int]]):
     def run() -> None:
         movement.forget(board)  # every query searches: no answer is reused between rounds
@@ -68,18 +57,6 @@ def plain(board: Board, srcs: list[tuple[int, int]]):
         for s in srcs:
             nx.single_source_dijkstra_path_length(g, s, cutoff=4, weight="cost")
     return run
-
-
-def paired(a, b, repeat: int) -> tuple[float, float, float]:  # type: ignore[no-untyped-def]
-    """Median seconds of a and of b, and the median of the per-round ratios b/a. The two are timed
-    in alternation, so load from other processes hits both alike (the ratio is what we quote)."""
-    ta, tb, ratios = [], [], []
-    for _ in range(repeat):
-        x, y = timed(a, 1), timed(b, 1)
-        ta.append(x)
-        tb.append(y)
-        ratios.append(y / x)
-    return statistics.median(ta), statistics.median(tb), statistics.median(ratios)
 
 
 def main() -> int:

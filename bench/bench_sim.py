@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import time
 from pathlib import Path
 
 import networkx as nx
+from timing import once  # bench/timing.py
 
 from battlemat.io.encounter import load_encounter
 from battlemat.sim.pool import run_batch
@@ -47,12 +47,6 @@ def crude_combat(g: nx.Graph, rng: random.Random) -> None:
             tokens[i] = rng.choice(sorted(dist))
 
 
-def timed(fn) -> float:  # type: ignore[no-untyped-def]
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=400)
@@ -62,8 +56,8 @@ def main() -> None:
     n = args.runs
     one, two = [], []
     for _ in range(args.repeats):  # alternate, so load from other processes hits both alike
-        one.append(timed(lambda: run_batch(GALLERY, n, seed=1, dice="d6", max_turns=30, workers=1)))
-        two.append(timed(lambda: run_batch(GALLERY, n, seed=1, dice="d6", max_turns=30, workers=2)))
+        one.append(once(lambda: run_batch(GALLERY, n, seed=1, dice="d6", max_turns=30, workers=1)))
+        two.append(once(lambda: run_batch(GALLERY, n, seed=1, dice="d6", max_turns=30, workers=2)))
     rate1, rate2 = n / statistics.median(one), n / statistics.median(two)
     print(f"full rules, 1 worker : {rate1:8.1f} combats/s (median of {args.repeats} x {n})")
     print(f"full rules, 2 workers: {rate2:8.1f} combats/s")
@@ -74,7 +68,7 @@ def main() -> None:
     g = crude_graph(enc.board)
     rng = random.Random(0)
     m = max(50, n // 4)
-    crude = [timed(lambda: [crude_combat(g, rng) for _ in range(m)]) for _ in range(args.repeats)]
+    crude = [once(lambda: [crude_combat(g, rng) for _ in range(m)]) for _ in range(args.repeats)]
     crude_rate = m / statistics.median(crude)
     print(f"crude networkx loop   : {crude_rate:8.1f} combats/s (8 tokens x 10 turns, cutoff=4)")
     print(f"ratio full rules (1 worker) / crude: {rate1 / crude_rate:.2f}  (goal >= 1.0)")

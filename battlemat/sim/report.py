@@ -31,6 +31,14 @@ def _plt():  # type: ignore[no-untyped-def]
     return plt
 
 
+def _save(fig, path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """Lay out, write at a size that reads on screen and in print, and free the figure."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    _plt().close(fig)
+    return path
+
+
 def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | None = None) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     files = [_win_rates(s, out / "win_rates.png"), _turns(s, out / "turns.png"), _characters(s, out / "characters.png")]
@@ -74,10 +82,7 @@ def _win_rates(s: Summary, path: Path) -> Path:
     ax.set_xlim(0, 100)
     ax.set_xlabel("wins, % of combats (bars: 95% Wilson interval)")
     ax.set_title(f"{s.title}: who wins ({s.runs} combats, dice {s.dice})")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _turns(s: Summary, path: Path) -> Path:
@@ -96,10 +101,7 @@ def _turns(s: Summary, path: Path) -> Path:
     ax.set_title(f"{s.title}: length of combat")
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(frameon=False)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _characters(s: Summary, path: Path) -> Path:
@@ -120,10 +122,7 @@ def _characters(s: Summary, path: Path) -> Path:
     ax.set_title(f"{s.title}: fate of each character")
     ax.legend(frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
     ax.set_title(f"{s.title}: fate of each character", pad=26)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: Path, title: str) -> Path:
@@ -176,7 +175,4 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
                 bbox={"facecolor": "white", "alpha": 0.8})
     ax.set_title(title)
     ax.set_axis_off()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
