@@ -587,7 +587,9 @@ def _search(
                 ns = (j << 7) | ((k + 1 if jumper else 0) << 3) | (npar << 2) | nends
                 if press:
                     reach_state(st, ns, nc, (), diag, dev[st] + deviation(j))
-                elif nc < cost.get(ns, A + 1):  # the hot path of reach_state, inlined
+                elif nc < cost.get(ns, A + 1) and not (npar and nc >= cost.get(ns ^ 4, A + 1)):
+                    # (the hot path of reach_state, inlined) A square reached with the next diagonal
+                    # costing 2 is no better than the same square as cheaply with it costing 1 (M11).
                     cost[ns], dev[ns], parent[ns] = nc, 0.0, (st, (), diag)
                     buckets[nc].append(ns)
             if not jumper:
