@@ -95,8 +95,8 @@ def test_unknown_rule_id(capsys):
 
 
 def test_list_fields_name_the_entry(tmp_path, capsys):
-    text = GOOD.replace("skills = { Melee = 3 }", 'skills = { Melee = 3 }\nequipment = [ { name = "axe", skill = "Melee", '
-                        'bonus = 1, sharp = true } ]\nscript = "Melee"')
+    extra = '\nequipment = [ { name = "axe", skill = "Melee", bonus = 1, sharp = true } ]\nscript = "Melee"'
+    text = GOOD.replace("skills = { Melee = 3 }", "skills = { Melee = 3 }" + extra)
     path = tmp_path / "lists.toml"
     path.write_text(text)
     assert main(["resolve", str(path)]) == 2

@@ -140,10 +140,10 @@ def archer(v: View) -> Intent | None:
         if spot is not None:
             sq, foe = spot
             return Intent(v.me.id, "Throw", foe.id, to=sq)
-    foe = v.nearest(foes)
-    assert foe is not None
+    closest = v.nearest(foes)
+    assert closest is not None
     guard = "Dodge" if v.my("Dodge") >= v.my("Block") else "Block"
-    return Intent(v.me.id, guard, foe.id, to=_toward(v, guard, foe))
+    return Intent(v.me.id, guard, closest.id, to=_toward(v, guard, closest))
 
 
 def _vantage(v: View, use: str, foes: list[Character]) -> tuple[XY, Character] | None:

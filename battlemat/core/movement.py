@@ -672,7 +672,7 @@ def _charge(
     return {keep: costs[keep]}, {keep: routes[keep]}  # type: ignore[dict-item]
 
 
-def _finish(s: _Search, gr: Grid, mover: Mover, A: int, costs: dict, routes: Mapping, refused: dict) -> Reach:
+def _finish(s: _Search, gr: Grid, mover: Mover, A: int, costs: dict, routes: Mapping, refused: _Log) -> Reach:
     hazards = {}
     board = gr.board
     if board.hazards:
@@ -688,7 +688,7 @@ class _Refusals(Mapping[XY, Refusal]):
     """Why each square within allowance + 2 cannot be reached, worked out when first asked for:
     the resolver and the AI only need the reachable squares, the UI and `battlemat reach` the rest."""
 
-    def __init__(self, s: _Search, gr: Grid, mover: Mover, A: int, costs: Mapping, refused: dict) -> None:
+    def __init__(self, s: _Search, gr: Grid, mover: Mover, A: int, costs: Mapping, refused: _Log) -> None:
         self._args: tuple[Any, ...] | None = (s, gr, mover, A, costs, refused)
         self._out: dict[XY, Refusal] = {}
 

@@ -728,8 +728,9 @@ class _Turn:
             if holder is None or not s.active:
                 continue
             gone = not self.active(holder)
-            apart = (self.enc.board is not None and s.at is not None and self.st[holder].at is not None
-                     and not geometry.adjacent(self.enc.board, s.at, self.st[holder].at))
+            there = self.st[holder].at
+            apart = (self.enc.board is not None and s.at is not None and there is not None
+                     and not geometry.adjacent(self.enc.board, s.at, there))
             if gone or apart:
                 self.st[cid] = s.with_(held_by=None, hold=0)
                 why = "is out of the fight" if gone else "is no longer next to it"
@@ -1101,7 +1102,11 @@ def _ranged(t: _Turn) -> None:
     """P3: Wonder intimidation, then Shoot/Throw; each attack its own contest (C4)."""
     _board_checks(t, ranged=True)
     for step in (1, 2, 3):
-        groups = t.attack_groups(lambda h, s=step: h.ranged and h.phase == "P3" and h.phase_order == s)
+
+        def in_step(h: Half, s: int = step) -> bool:
+            return h.ranged and h.phase == "P3" and h.phase_order == s
+
+        groups = t.attack_groups(in_step)
         if groups:
             t.run_attacks(groups, interfere=False)
 

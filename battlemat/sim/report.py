@@ -45,7 +45,7 @@ def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | N
     map_path = None
     if enc.map and encounter_path is not None:
         map_path = (encounter_path.parent / enc.map).resolve()
-    if enc.board is not None:
+    if enc.board is not None and s.defeat_heat is not None and s.stop_heat is not None:
         files.append(_heat(enc, s.defeat_heat, map_path, out / "defeats_map.png",
                            f"Where characters were defeated ({int(s.defeat_heat.sum())} defeats in {s.runs} combats)"))
         files.append(_heat(enc, s.stop_heat, map_path, out / "stops_map.png",
@@ -141,7 +141,7 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
             image = tmx = None
     h, w = (image.shape[:2] if image is not None else (board.height * 24, board.width * 24))
     fig, ax = plt.subplots(figsize=(min(12, max(6, w / 80)), min(10, max(4, h / 80)) + 0.6))
-    if image is not None:
+    if image is not None and tmx is not None:
         ax.imshow(image, interpolation="nearest")
         tw = tmx.tilewidth
     else:
@@ -154,10 +154,11 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
         else:
             centres = [((x + 0.5) * tw, (y + 0.5) * tw) for x, y in zip(xs, ys, strict=True)]
         from matplotlib.collections import PatchCollection
-        from matplotlib.patches import Rectangle, RegularPolygon
+        from matplotlib.patches import Patch, Rectangle, RegularPolygon
 
         values = heat[ys, xs]
         th = tmx.tileheight if tmx is not None else tw
+        patches: list[Patch]
         if board.grid == "hex":
             radius = min(tw, th) / 2 * 0.98
             orient = 0.0 if board.stagger_axis != "x" else np.pi / 6
