@@ -1,7 +1,8 @@
 """Walking distances for planning beyond this turn: how many squares from each square to a goal,
 over the board's movement graph with its levels and stairs (M12), walls and pits (M1, M5) and
-difficult ground counted double (M4 ends a move). Cached per board and goal square: terrain never
-changes during a match, and simulated combats ask the same questions again and again.
+difficult ground counted double (M4 ends a move). Climbing one level without stairs counts as a
+whole turn's move (CLIMB: a Climb step ends the move, M12). Cached per board and goal square:
+terrain never changes during a match, and simulated combats ask the same questions again and again.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from battlemat.types import XY
 _FIELDS: weakref.WeakKeyDictionary[Any, dict[tuple[str, XY], list[int]]] = weakref.WeakKeyDictionary()
 _REVERSE: weakref.WeakKeyDictionary[Any, dict[str, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
 FAR = 1 << 20
+CLIMB = 3  # a Climb step up or down one level ends the move (M12): about a turn's walking
 
 
 def _reverse(gr: movement.Grid) -> list[list[tuple[int, int]]]:
@@ -28,7 +30,10 @@ def _reverse(gr: movement.Grid) -> list[list[tuple[int, int]]]:
             if gr.blocked[u] or gr.pit[u]:
                 continue
             for _k, j, _diag, hard, free, dl in out:
-                if not free or (dl and not (abs(dl) == 1 and (gr.stairs[j] or gr.stairs[u]))):
+                if not free or abs(dl) > 1:
+                    continue
+                if dl and not (gr.stairs[j] or gr.stairs[u]):
+                    rev[j].append((u, CLIMB))
                     continue
                 rev[j].append((u, 2 if hard else 1))
         per[gr.diagonals] = rev

@@ -107,8 +107,15 @@ def _advance(v: View, foe: Character) -> Intent | None:
     """Out of reach this turn: close in behind Block or Dodge (3 squares, full rating against the
     most dangerous foe, C5), or with the best-moving attack if it cannot defend."""
     guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    climb = _toward(v, "Climb", foe) if v.board is not None else None
+    walk = _toward(v, guard, foe) if v.my(guard) > 0 else None
+    goal = v.at(foe)
+    if climb is not None and goal is not None and (
+        walk is None or v.walk_to(climb, goal) < v.walk_to(walk, goal)
+    ):
+        return Intent(v.me.id, "Climb", to=climb)  # the way up or down is a climb (M12)
     if v.my(guard) > 0:
-        return Intent(v.me.id, guard, _most_dangerous(v).id, to=_toward(v, guard, foe))
+        return Intent(v.me.id, guard, _most_dangerous(v).id, to=walk)
     # no guard to speak of: charge anyway; a Press that falls short still closes in (M7)
     return Intent(v.me.id, "Press", foe.id)
 
@@ -277,6 +284,9 @@ def _met(v: View, until: str, foe: Character) -> bool:
 def _best_any(v: View, foe: Character) -> Intent | None:
     options = [(v.my(h), h) for h in ("Melee", "Press", "Wrestle", "Shoot", "Throw", "Provoke", "Wonder")]
     rating, half = max(options)
+    reach = v.enc.rules.halves[half].reach
+    if rating > 0 and reach and v.board is not None and not v.adjacent(v.me, foe):
+        return _advance(v, foe)  # a reach skill (Provoke, Wrestle...) needs the foe next to it first
     if rating == 0:  # nothing to fight with: flee if it can, else cover up
         if v.my("Exit") > 0:
             return Intent(v.me.id, "Exit", to=_away(v, "Exit", v.enemies()))
