@@ -19,7 +19,7 @@ from xml.sax.saxutils import quoteattr
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_tiles import HEX_H, HEX_SIDE, HEX_TILES, HEX_W, SQUARE_TILES  # noqa: E402
+from make_tiles import HEX_H, HEX_SIDE, HEX_TILES, HEX_W, SQUARE_TILES, property_xml  # noqa: E402
 
 FLIP_X, FLIP_Y, FLIP_D = 0x80000000, 0x40000000, 0x20000000
 
@@ -59,15 +59,6 @@ def gid_of(key: str, hexagonal: bool) -> int:
     return (index + 1) | flags
 
 
-def prop_xml(name: str, value: object) -> str:
-    if isinstance(value, bool):
-        return f'<property name="{name}" type="bool" value="{str(value).lower()}"/>'
-    if isinstance(value, int):
-        return f'<property name="{name}" type="int" value="{value}"/>'
-    extra = ' propertytype="Direction"' if name == "difficult_dirs" else ""
-    return f"<property name={quoteattr(name)}{extra} value={quoteattr(str(value))}/>"
-
-
 def square_center(plan: Plan, x: int, y: int) -> tuple[float, float]:
     if not plan.hexagonal:
         return x * 32 + 16.0, y * 32 + 16.0
@@ -94,7 +85,7 @@ def write(plan: Plan) -> None:
            f'<map version="1.8" tiledversion="1.8.2" {orient} nextlayerid="{next_layer}" nextobjectid="{next_object}">']
     if plan.properties:
         out.append(" <properties>")
-        out += [f"  {prop_xml(k, v)}" for k, v in plan.properties.items()]
+        out += [f"  {property_xml(k, v)}" for k, v in plan.properties.items()]
         out.append(" </properties>")
     out.append(f' <tileset firstgid="1" source="{tileset}"/>')
     layer_id = 1
@@ -124,7 +115,7 @@ def write(plan: Plan) -> None:
             object_id += 1
             if a.props:
                 out.append("   <properties>")
-                out += [f"    {prop_xml(k, v)}" for k, v in a.props.items()]
+                out += [f"    {property_xml(k, v)}" for k, v in a.props.items()]
                 out.append("   </properties>")
             if a.ellipse:
                 out.append("   <ellipse/>")

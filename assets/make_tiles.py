@@ -768,7 +768,8 @@ def sheet(tiles: list[Tile], columns: int, tw: int, th: int, seed: int) -> np.nd
     return out
 
 
-def _property_xml(name: str, value: object) -> str:
+def property_xml(name: str, value: object) -> str:
+    """One Tiled <property>, typed so the editor shows a checkbox, a number or the Direction enum."""
     if isinstance(value, bool):
         return f'<property name="{name}" type="bool" value="{str(value).lower()}"/>'
     if isinstance(value, int):
@@ -792,7 +793,7 @@ def tileset_xml(name: str, image: str, tiles: list[Tile], columns: int, tw: int,
             lines.append(f' <tile id="{i}" type="{tile.cls}">')
             lines.append("  <properties>")
             for key, value in tile.properties.items():
-                lines.append("   " + _property_xml(key, value))
+                lines.append("   " + property_xml(key, value))
             lines.append("  </properties>")
             lines.append(" </tile>")
         else:
