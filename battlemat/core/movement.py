@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 import networkx as nx
+import numpy as np
 
-from battlemat.core import geometry
+from battlemat.core import geometry, kernel
 from battlemat.core.board import DIRECTIONS, Board, Hazard
 from battlemat.core.rules import Rules
 from battlemat.types import XY, CharId
@@ -178,6 +180,31 @@ class Grid:
     hazard: list[int]
     # node -> ((slot, neighbour, diagonal, difficult, enterable, level change), ...): the hot loop's view
     edges: list[tuple[tuple[int, int, bool, bool, bool, int], ...]] = field(default_factory=list)
+    # node -> the enterable edges among those that change level (M12): all a last step can log
+    level_edges: list[tuple[tuple[int, int, bool, bool, bool, int], ...]] = field(default_factory=list)
+    sqs: list[XY] = field(default_factory=list)  # node -> square
+    _arrays: tuple[Any, ...] | None = None
+    work: dict[int, tuple[Any, Any]] = field(default_factory=dict)  # allowance -> kernel scratch space
+    hexmap: bool = False
+
+    def arrays(self) -> tuple[Any, ...]:
+        """The arrays of the compiled search (kernel.bucket_search): neighbour and packed step flags
+        by (node, slot), stairs and centres by node. Built on first use."""
+        if self._arrays is None:
+            n = len(self.nbr)
+            flags = [
+                [(self.level[j] - self.level[i]) * 8 + 4 * (not (self.blocked[j] or self.pit[j]))
+                 + 2 * self.hard[i][k] + self.diag[i][k] if j >= 0 else 0 for k, j in enumerate(row)]
+                for i, row in enumerate(self.nbr)
+            ]
+            centres = [geometry.centre(self.board, self.sqs[i]) for i in range(n)]
+            shape = (n, self.slots)
+            self._arrays = (
+                np.array(self.nbr, np.int32).reshape(shape), np.array(flags, np.int32).reshape(shape),
+                np.array(self.stairs, np.bool_),
+                np.array([c[0] for c in centres], np.float64), np.array([c[1] for c in centres], np.float64),
+            )
+        return self._arrays
     rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
     zones: dict[XY, frozenset[int]] = field(default_factory=dict)
 
@@ -208,7 +235,7 @@ class Grid:
         return sq[1] * self.board.width + sq[0]
 
     def sq(self, i: int) -> XY:
-        return (i % self.board.width, i // self.board.width)
+        return self.sqs[i]
 
 
 _GRIDS: weakref.WeakKeyDictionary[Board, dict[str, Grid]] = weakref.WeakKeyDictionary()
@@ -290,6 +317,9 @@ def grid(board: Board, diagonals: str = "alternating") -> Grid:
         )
         for i in range(n)
     ]
+    gr.level_edges = [tuple(e for e in out if e[4] and e[5]) for out in gr.edges]
+    gr.sqs = [(i % w, i // w) for i in range(n)]
+    gr.hexmap = geometry.is_hex(board)
     per_board[diagonals] = gr
     return gr
 
@@ -304,6 +334,10 @@ _ENDS = {1: Refusal("M4", "difficult terrain ends the move (M4)"),
          2: Refusal("M12", "a Climb step up or down ends the move (M12)")}
 
 
+def sticky_refusal(foe: StickyFoe) -> Refusal:
+    return Refusal("M6", f"{foe.name} uses {foe.use}: sticky (M6)")
+
+
 class _Search:
     """The per-query view: the mover, the context, and the step rules read from the grid arrays."""
 
@@ -312,19 +346,8 @@ class _Search:
         self.alternating = gr.diagonals == "alternating"
         self.occ = {gr.node(sq): o for sq, o in ctx.occupants.items() if gr.board.inside(sq) and sq != mover.at}
         self.zones: list[tuple[frozenset[int], StickyFoe]] = []
-        # M6 as a table: zone square -> {neighbour outside the zone: refusal}; first foe wins
-        self.forbid: dict[int, dict[int, Refusal]] = {}
         if mover.use not in STICKY_EXEMPT:
-            for foe in ctx.sticky:
-                zone = gr.zone(foe.at)
-                self.zones.append((zone, foe))
-                why = Refusal("M6", f"{foe.name} uses {foe.use}: sticky (M6)")
-                for u in zone:
-                    out = self.forbid.setdefault(u, {})
-                    for j in gr.nbr[u]:
-                        if j >= 0 and j not in zone:
-                            out.setdefault(j, why)
-            # a step from one zone into another foe's zone still leaves the first (M6)
+            self.zones = [(gr.zone(foe.at), foe) for foe in ctx.sticky]
         self.jumper = mover.use == "Acrobatics" and mover.jump_rating > 0
         self.run_m = float(rules.switch("jump_running_m_per_rating")) * mover.jump_rating
         self.stand_m = float(rules.switch("jump_standing_m_per_rating")) * mover.jump_rating
@@ -335,6 +358,22 @@ class _Search:
             assert mover.target is not None
             self.a = geometry.centre(gr.board, mover.at)
             self.b = geometry.centre(gr.board, mover.target)
+        self.length = 1.0  # of the line a Press charge follows (M7)
+        if self.press:
+            self.length = math.hypot(self.b[0] - self.a[0], self.b[1] - self.a[1]) or 1.0
+
+    def forbid(self) -> dict[int, dict[int, Refusal]]:
+        """M6 as a table: zone square -> {neighbour outside the zone: refusal}; the first foe wins.
+        A step from one zone into another foe's zone still leaves the first."""
+        table: dict[int, dict[int, Refusal]] = {}
+        for zone, foe in self.zones:
+            why = sticky_refusal(foe)
+            for u in zone:
+                out = table.setdefault(u, {})
+                for j in self.gr.nbr[u]:
+                    if j >= 0 and j not in zone:
+                        out.setdefault(j, why)
+        return table
 
     def step_cost(self, diag: bool, par: int) -> tuple[int, int]:
         """M11: alternating diagonals cost 1, 2, 1, ...; chebyshev 1; hex and orthogonal 1."""
@@ -351,8 +390,7 @@ class _Search:
         if dev is None:
             (ax, ay), (bx, by) = self.a, self.b
             px, py = geometry.centre(self.gr.board, self.gr.sq(j))
-            length = math.hypot(bx - ax, by - ay) or 1.0
-            dev = self._dev[j] = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+            dev = self._dev[j] = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / self.length
         return dev
 
     def terrain(self, j: int) -> Refusal | None:
@@ -366,7 +404,7 @@ class _Search:
         """M6 sticky zones and M8 Provoke, for any move from u to j (a step or a jump)."""
         for zone, foe in self.zones:
             if u in zone and j not in zone:
-                return Refusal("M6", f"{foe.name} uses {foe.use}: sticky (M6)")
+                return sticky_refusal(foe)
         if self.provoke:
             assert self.mover.target is not None
             sq_u, sq_j = self.gr.sq(u), self.gr.sq(j)
@@ -446,13 +484,15 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     ctx = _nearby(ctx or Context(), mover)
     key = (mover, tuple(sorted(ctx.occupants.items())), ctx.sticky, rules.switch("diagonals"),
            rules.switch("jump_running_m_per_rating"), rules.switch("jump_standing_m_per_rating"))
-    memo = _REACH_MEMO.setdefault(board, {})
+    memo = _REACH_MEMO.get(board)
+    if memo is None:
+        memo = _REACH_MEMO[board] = OrderedDict()
     hit = memo.get(key)
     if hit is not None:
         return hit
     result = _reach(board, rules, mover, ctx)
     if len(memo) >= 256:
-        memo.pop(next(iter(memo)))  # oldest first: a small FIFO is enough within a turn
+        memo.popitem(last=False)  # oldest first: a small FIFO is enough within a turn (O(1), unlike a dict's)
     memo[key] = result
     return result
 
@@ -474,7 +514,7 @@ def _nearby(ctx: Context, mover: Mover) -> Context:
     return Context(MappingProxyType(occ), sticky)
 
 
-_REACH_MEMO: weakref.WeakKeyDictionary[Board, dict[tuple[Any, ...], Reach]] = weakref.WeakKeyDictionary()
+_REACH_MEMO: weakref.WeakKeyDictionary[Board, OrderedDict[tuple[Any, ...], Reach]] = weakref.WeakKeyDictionary()
 
 
 def forget(board: Board) -> None:
@@ -486,10 +526,38 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     gr = _context_key(board, rules)
     s = _Search(gr, rules, mover, ctx)
     A = mover.allowance
-    # Refusals are logged cheaply during the search and sorted out only if someone asks why (_Refusals).
+    # The compiled search (kernel) when it covers the move; jumps (M5) and Provoke (M8) use the reference.
+    compiled = not s.jumper and not s.provoke and kernel.ready()
+    if compiled and s.zones:
+        compiled = all(board.inside(f.at) for _, f in s.zones)
+    found = _compiled if compiled else _reference
+    nodes, cs, devs, states, route, log = found(gr, s, mover, A)
+    squares = list(map(gr.sqs.__getitem__, nodes))
+    costs = dict(zip(squares, cs, strict=True))
+    routes: Mapping[XY, tuple[Step, ...]] = _Routes(squares, states, route)
+    extra: list[tuple[int, int, Refusal]] = []
+    if s.press:
+        ended = dict(zip(nodes, zip(cs, devs, states, strict=True), strict=True))
+        costs, routes = _charge(s, gr, mover, ended, costs, routes, lambda j, prio, why: extra.append((j, prio, why)))
+
+    def all_refusals() -> _Log:  # worked out only if someone asks why (_Refusals)
+        rlog, ended_log = log()
+        return rlog + extra, ended_log
+
+    return _finish(s, gr, mover, A, costs, routes, all_refusals)
+
+
+# The squares a move can end on in the order found (nodes, costs, deviations, search states),
+# the route to a state, and the refusal log (built when asked for).
+_Found = tuple[list[int], list[int], list[float], list[int], Callable[[int], tuple[Step, ...]], Callable[[], "_Log"]]
+
+
+def _reference(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
+    """The search in Python (`_search`): every mover, jumps and Provoke included."""
+    # Refusals are logged cheaply during the search and sorted out only if someone asks why.
     rlog: list[tuple[int, int, Refusal]] = []
     ended_log: list[tuple[int, int]] = []  # (node, ends code): its neighbours are refused by M4/M12
-    cost, dev, parent, ended = _search(gr, s, mover, A, rlog, ended_log)
+    cost, _dev, parent, ended = _search(gr, s, mover, A, rlog, ended_log)
 
     def route(st: int) -> tuple[Step, ...]:
         out: list[Step] = []
@@ -499,11 +567,50 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
             st = prev
         return tuple(reversed(out))
 
-    costs = {gr.sq(u): c for u, (c, _, _) in ended.items()}
-    routes: Mapping[XY, tuple[Step, ...]] = _Routes({gr.sq(u): st for u, (_, _, st) in ended.items()}, route)
-    if s.press:
-        costs, routes = _charge(s, gr, mover, ended, costs, routes, lambda j, prio, why: rlog.append((j, prio, why)))
-    return _finish(s, gr, mover, A, costs, routes, (rlog, ended_log))
+    cds = list(ended.values())
+    return (list(ended), [c for c, _, _ in cds], [d for _, d, _ in cds], [st for _, _, st in cds], route,
+            lambda: (rlog, ended_log))
+
+
+_NO_LINE = np.array((0.0, 0.0, 0.0, 0.0, 1.0))
+
+
+def _compiled(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
+    """The same search compiled (`kernel.bucket_search`) in a window of radius A + 1 around the mover."""
+    R = A + 1
+    W = 2 * R + 1
+    x0, y0 = mover.at
+    ox, oy = x0 - R, y0 - R  # the window's corner
+    ip = [gr.board.width, x0, y0, A, mover.use == "Climb", s.alternating, s.press, gr.hexmap, len(s.occ), len(s.zones)]
+    for j, o in s.occ.items():
+        ip += (j, 1 if o.friend else 2)
+    for _, foe in s.zones:
+        ip.append(foe.at[1] * gr.board.width + foe.at[0])
+    fp = np.array((*s.a, *s.b, s.length), np.float64) if s.press else _NO_LINE
+    work = gr.work.get(A)
+    if work is None:
+        iw, fw = kernel.work_size(A, gr.slots)
+        work = gr.work[A] = (np.empty(iw, np.int64), np.empty(fw, np.float64))
+    rec_a, link, e_dev = kernel.bucket_search(*gr.arrays(), np.array(ip, np.int64), fp, *work)
+    rec = rec_a.tolist()
+    ne, nr, nl = rec[0], rec[1], rec[2]
+    p = 3 + 3 * ne
+
+    def route(st: int) -> tuple[Step, ...]:
+        out: list[Step] = []
+        while (ln := int(link[st])) >> 8:
+            lu = st >> 3
+            out.append(Step((ox + lu % W, oy + lu // W), (ln >> 1) & 127, (), bool(ln & 1)))
+            st = (ln >> 8) - 1
+        return tuple(reversed(out))
+
+    def log() -> _Log:
+        why = [_LEVEL, _LEVEL_CLIMB] + [sticky_refusal(foe) for _, foe in s.zones]
+        rlog = [(j, _PRIO_RULE, why[code]) for j, code in zip(rec[p:p + nr], rec[p + nr:p + 2 * nr], strict=True)]
+        q = p + 2 * nr
+        return rlog, list(zip(rec[q:q + nl], rec[q + nl:q + 2 * nl], strict=True))
+
+    return rec[3:3 + ne], rec[3 + ne:3 + 2 * ne], e_dev.tolist(), rec[3 + 2 * ne:p], route, log
 
 
 _Parents = dict[int, tuple[int, tuple[int, ...], bool]]  # state -> (previous state, squares jumped, diagonal)
@@ -519,10 +626,10 @@ def _search(
     (M7) keeps, among the cheapest ways, the straightest (least summed deviation), and walks the
     bucket straightest first. Ties go to the first found (STYLE 5). Returns cost and deviation by
     state, parent links, and the first state that ends on each node."""
-    edges, stairs, occ, forbid = gr.edges, gr.stairs, s.occ, s.forbid
+    edges, level_edges, stairs, occ, forbid = gr.edges, gr.level_edges, gr.stairs, s.occ, s.forbid()
     foes = {j for j, o in occ.items() if not o.friend}
     climb, jumper = mover.use == "Climb", s.jumper
-    provoke, alternating, press, deviation = s.provoke, s.alternating, s.press, s.deviation
+    provoke, alternating, press, deviation, devs = s.provoke, s.alternating, s.press, s.deviation, s._dev
     st0 = gr.node(mover.at) << 7
     cost: dict[int, int] = {st0: 0}
     dev: dict[int, float] = {st0: 0.0}
@@ -554,6 +661,12 @@ def _search(
                 ended_log.append((u, ends))
                 continue
             fu = forbid.get(u)
+            if c == A and fu is None and not provoke:
+                # No step fits any more: only a refused level change is left to log (as below).
+                for _k, j, _diag, _hard, _free, dl in level_edges[u]:
+                    if j not in foes and not ((dl == 1 or dl == -1) and (stairs[j] or stairs[u] or climb)):
+                        add((j, _PRIO_RULE, _LEVEL_CLIMB if climb else _LEVEL))
+                continue
             for k, j, diag, hard, free, dl in edges[u]:
                 # the rules of one step, as in _Search.step (terrain and occupants are reported by _finish)
                 if not free or j in foes:
@@ -586,7 +699,8 @@ def _search(
                     continue
                 ns = (j << 7) | ((k + 1 if jumper else 0) << 3) | (npar << 2) | nends
                 if press:
-                    reach_state(st, ns, nc, (), diag, dev[st] + deviation(j))
+                    d = devs.get(j)
+                    reach_state(st, ns, nc, (), diag, dev[st] + (deviation(j) if d is None else d))
                 elif nc < cost.get(ns, A + 1) and not (npar and nc >= cost.get(ns ^ 4, A + 1)):
                     # (the hot path of reach_state, inlined) A square reached with the next diagonal
                     # costing 2 is no better than the same square as cheaply with it costing 1 (M11).
@@ -632,20 +746,26 @@ def _settle(gr: Grid, log: _Log) -> dict[int, tuple[int, Refusal]]:
 class _Routes(Mapping[XY, tuple[Step, ...]]):
     """Routes of a Reach, rebuilt from the search's parent links when first asked for."""
 
-    def __init__(self, ends: dict[XY, Any], build: Any) -> None:
-        self._ends, self._build = ends, build
+    def __init__(self, squares: list[XY], states: list[int], build: Any) -> None:
+        self._squares: list[XY] | dict[XY, int] = squares
+        self._states, self._build = states, build
         self._done: dict[XY, tuple[Step, ...]] = {}
+
+    def _ends(self) -> dict[XY, int]:
+        if isinstance(self._squares, list):
+            self._squares = dict(zip(self._squares, self._states, strict=True))
+        return self._squares
 
     def __getitem__(self, sq: XY) -> tuple[Step, ...]:
         if sq not in self._done:
-            self._done[sq] = self._build(self._ends[sq])
+            self._done[sq] = self._build(self._ends()[sq])
         return self._done[sq]
 
     def __iter__(self):  # type: ignore[no-untyped-def]
-        return iter(self._ends)
+        return iter(self._ends())
 
     def __len__(self) -> int:
-        return len(self._ends)
+        return len(self._states)
 
 
 def _charge(
@@ -672,23 +792,29 @@ def _charge(
     return {keep: costs[keep]}, {keep: routes[keep]}  # type: ignore[dict-item]
 
 
-def _finish(s: _Search, gr: Grid, mover: Mover, A: int, costs: dict, routes: Mapping, refused: _Log) -> Reach:
-    hazards = {}
+def _finish(s: _Search, gr: Grid, mover: Mover, A: int, costs: dict, routes: Mapping,
+            refused: Callable[[], _Log]) -> Reach:
     board = gr.board
+    hazards = _NO_HAZARDS
     if board.hazards:
+        found = {}
         for sq in costs:
             h = board.hazard[sq[1], sq[0]]
             if h >= 0:
-                hazards[sq] = board.hazards[int(h)]
-    return Reach(mover, A, MappingProxyType(costs), routes, _Refusals(s, gr, mover, A, costs, refused),
-                 MappingProxyType(hazards))
+                found[sq] = board.hazards[int(h)]
+        hazards = MappingProxyType(found)
+    return Reach(mover, A, MappingProxyType(costs), routes, _Refusals(s, gr, mover, A, costs, refused), hazards)
+
+
+_NO_HAZARDS: Mapping[XY, Hazard] = MappingProxyType({})
 
 
 class _Refusals(Mapping[XY, Refusal]):
     """Why each square within allowance + 2 cannot be reached, worked out when first asked for:
     the resolver and the AI only need the reachable squares, the UI and `battlemat reach` the rest."""
 
-    def __init__(self, s: _Search, gr: Grid, mover: Mover, A: int, costs: Mapping, refused: _Log) -> None:
+    def __init__(self, s: _Search, gr: Grid, mover: Mover, A: int, costs: Mapping,
+                 refused: Callable[[], _Log]) -> None:
         self._args: tuple[Any, ...] | None = (s, gr, mover, A, costs, refused)
         self._out: dict[XY, Refusal] = {}
 
@@ -696,7 +822,7 @@ class _Refusals(Mapping[XY, Refusal]):
         if self._args is not None:
             s, gr, mover, A, costs, log = self._args
             self._args = None
-            refused = _settle(gr, log)
+            refused = _settle(gr, log())
             board = gr.board
             far = Refusal("M1", f"beyond the allowance of {A} squares (M1)")
             x0, y0 = mover.at

@@ -1,0 +1,227 @@
+"""The bounded reach search of `movement`, compiled with numba (rules M4, M6, M7, M10, M11, M12).
+
+`movement._search` is the reference: this is the same bucket search, step for step and in the same
+order, over flat numpy arrays, for the movers without jumps or Provoke (M5 and M8 stay in Python).
+Both give the same costs, routes, tie-breaks and refusals; `tests/test_kernel.py` compares them on
+random boards. Without numba, `ready()` is False and `movement` uses the reference.
+
+The search works in a window of radius allowance + 1 around the mover (a step moves at most one
+square each way, on hex maps too), so its arrays are sized by the allowance, never by the map.
+A state is one int: local square << 3 | diagonal parity << 2 | ends code (1 difficult, 2 Climb step).
+
+Refusal codes in the log: 0 needs stairs or Climb (M12), 1 one level at a time (M12), 2 + f the
+f-th sticky foe (M6). numba keeps its compiled code in a cache of its own (cache=True); nothing here
+reads or writes a file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+LEVEL, LEVEL_CLIMB, STICKY = 0, 1, 2
+_compiled: Any = None  # the compiled bucket_search, once numba has been imported (on first use)
+_tried = False
+
+
+def ready() -> bool:
+    """True when the compiled search can be used: numba (a well-kept JIT for loops over arrays) is
+    imported on first use, so commands that never search don't pay for it."""
+    global _compiled, _tried
+    if not _tried:
+        _tried = True
+        try:
+            import numba
+        except ImportError:  # pragma: no cover - only where numba cannot be installed
+            return False
+        _compiled = numba.njit(cache=True)(_bucket_search)
+    return _compiled is not None
+
+
+def bucket_search(*args: Any) -> Any:
+    """Run the compiled search (call ready() first)."""
+    return _compiled(*args)
+
+
+def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, fwork):  # type: ignore[no-untyped-def]
+    """The search of `movement._search` (see there for the rules of one step).
+
+    nbr[node, slot] is the neighbour or -1; flags[node, slot] packs diagonal (1), difficult to enter
+    (2), enterable (4) and the level change (times 8). ip = (map width, x0, y0, allowance, Climb?,
+    alternating diagonals?, Press?, hex map?, number of occupants, number of sticky foes) followed by
+    each occupant's node and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
+    fp = the Press line (ax, ay, bx, by, length).
+    work and fwork are scratch space of `work_size(allowance, slots)` (reused between calls: every
+    result is copied out of them, and the GIL is held throughout).
+
+    Returns (rec, link, dev): rec = [ne, nr, nl] + the squares that can end a move in the order found
+    (ne nodes, costs, states) + the refusal log (nr nodes, codes) + the ended log (nl nodes, codes);
+    link[state] = (parent state + 1) << 8 | cost << 1 | diagonal; dev = the deviation of each ending."""
+    width, x0, y0, A, climb, alternating, press = ip[0], ip[1], ip[2], ip[3], ip[4], ip[5], ip[6]
+    hexmap, n_occ, F = ip[7], ip[8], ip[9]
+    ax, ay, bx, by, length = fp[0], fp[1], fp[2], fp[3], fp[4]
+    R = A + 1
+    W = 2 * R + 1
+    WW = W * W
+    S = WW * 8
+    slots = nbr.shape[1]
+    ox, oy = x0 - R, y0 - R
+    height = nbr.shape[0] // width
+    occ = np.zeros(WW, np.int8)  # per local square: 0 free, 1 ally, 2 enemy
+    for i in range(n_occ):
+        j, kind = ip[10 + 2 * i], ip[11 + 2 * i]
+        x, y = j % width - ox, j // width - oy
+        if 0 <= x < W and 0 <= y < W:
+            occ[y * W + x] = kind
+    zones = np.zeros((F, WW), np.bool_)  # zones[f, local]: next to the f-th sticky foe (M6)
+    for f in range(F):
+        at = ip[10 + 2 * n_occ + f]
+        fx, fy = at % width, at // width
+        if hexmap:
+            for k in range(slots):
+                j = nbr[at, k]
+                x, y = j % width - ox, j // width - oy
+                if j >= 0 and 0 <= x < W and 0 <= y < W:
+                    zones[f, y * W + x] = True
+        else:
+            for dy in range(-1, 2):
+                for dx in range(-1, 2):
+                    x, y = fx + dx, fy + dy
+                    if (dx or dy) and 0 <= x < width and 0 <= y < height and 0 <= x - ox < W and 0 <= y - oy < W:
+                        zones[f, (y - oy) * W + x - ox] = True
+    # Expanded states have ends 0, so at most 2 per square: that bounds both logs.
+    cost, work = work[:S], work[S:]
+    blen, work = work[:A + 1], work[A + 1:]
+    buckets = work[:(A + 1) * S].reshape((A + 1, S))
+    work = work[(A + 1) * S:]
+    ended, work = work[:WW], work[WW:]
+    e_node, work = work[:WW], work[WW:]
+    e_cost, work = work[:WW], work[WW:]
+    e_state, work = work[:WW], work[WW:]
+    r_node, work = work[:2 * WW * slots], work[2 * WW * slots:]
+    r_code, work = work[:2 * WW * slots], work[2 * WW * slots:]
+    l_node, l_ends = work[:4 * WW], work[4 * WW:8 * WW]
+    dev, e_dev = fwork[:S], fwork[S:S + WW]
+    cost[:] = A + 1
+    blen[:] = 0
+    ended[:] = 0
+    link = np.zeros(S, np.int64)
+    ne = nr = nl = 0
+    st0 = (R * W + R) << 3
+    cost[st0] = 0
+    dev[st0] = 0.0  # the scratch space holds the last call's numbers: every state read is written first
+    buckets[0, 0] = st0
+    blen[0] = 1
+    for c in range(A + 1):
+        n = blen[c]
+        if press:  # straightest first, a stable insertion sort (M7)
+            for i in range(1, n):
+                v = buckets[c, i]
+                dv = dev[v]
+                k = i - 1
+                while k >= 0 and dev[buckets[c, k]] > dv:
+                    buckets[c, k + 1] = buckets[c, k]
+                    k -= 1
+                buckets[c, k + 1] = v
+        for i in range(n):
+            st = buckets[c, i]
+            if cost[st] < c:
+                continue
+            lu = st >> 3
+            par = (st >> 2) & 1
+            ends = st & 3
+            u = (oy + lu // W) * width + ox + lu % W
+            if occ[lu] == 0 and not ended[lu]:
+                ended[lu] = 1
+                e_node[ne] = u
+                e_cost[ne] = c
+                e_dev[ne] = dev[st] if press else 0.0
+                e_state[ne] = st
+                ne += 1
+            if ends:
+                l_node[nl] = u
+                l_ends[nl] = ends
+                nl += 1
+                continue
+            inzone = False
+            for f in range(F):
+                if zones[f, lu]:
+                    inzone = True
+                    break
+            for k in range(slots):
+                j = nbr[u, k]
+                fl = flags[u, k]
+                if j < 0 or not fl & 4:
+                    continue
+                lj = (j // width - oy) * W + j % width - ox
+                if occ[lj] == 2:
+                    continue
+                dl = fl >> 3
+                if c == A and not inzone and dl == 0:
+                    continue  # no step fits any more: only a refused level change is left to log
+                nends = 1 if fl & 2 else 0
+                if dl != 0:
+                    if (dl == 1 or dl == -1) and (stairs[j] or stairs[u]):
+                        pass
+                    elif (dl == 1 or dl == -1) and climb:
+                        nends = 2
+                    else:
+                        r_node[nr] = j
+                        r_code[nr] = LEVEL_CLIMB if climb else LEVEL
+                        nr += 1
+                        continue
+                if inzone:
+                    bad = -1
+                    for f in range(F):
+                        if zones[f, lu] and not zones[f, lj]:
+                            bad = f
+                            break
+                    if bad >= 0:
+                        r_node[nr] = j
+                        r_code[nr] = STICKY + bad
+                        nr += 1
+                        continue
+                diag = fl & 1
+                if diag and alternating:
+                    if par == 0:
+                        sc, npar = 1, 1
+                    else:
+                        sc, npar = 2, 0
+                else:
+                    sc, npar = 1, par
+                nc = c + sc
+                if nc > A:
+                    continue
+                ns = (lj << 3) | (npar << 2) | nends
+                if press:
+                    d = dev[st] + abs((bx - ax) * (ay - cy[j]) - (ax - cx[j]) * (by - ay)) / length
+                    old = cost[ns]
+                    if nc < old:
+                        cost[ns] = nc
+                        dev[ns] = d
+                        link[ns] = (st + 1) << 8 | nc << 1 | diag
+                        buckets[nc, blen[nc]] = ns
+                        blen[nc] += 1
+                    elif nc == old and d < dev[ns]:
+                        dev[ns] = d
+                        link[ns] = (st + 1) << 8 | nc << 1 | diag
+                elif nc < cost[ns] and not (npar == 1 and nc >= cost[ns ^ 4]):
+                    cost[ns] = nc
+                    link[ns] = (st + 1) << 8 | nc << 1 | diag
+                    buckets[nc, blen[nc]] = ns
+                    blen[nc] += 1
+    rec = np.empty(3 + 3 * ne + 2 * nr + 2 * nl, np.int64)
+    rec[0], rec[1], rec[2] = ne, nr, nl
+    p = 3
+    for arr, m in ((e_node, ne), (e_cost, ne), (e_state, ne), (r_node, nr), (r_code, nr), (l_node, nl), (l_ends, nl)):
+        rec[p:p + m] = arr[:m]
+        p += m
+    return rec, link, e_dev[:ne].copy()
+
+
+def work_size(A: int, slots: int) -> tuple[int, int]:
+    """Sizes of the integer and float scratch arrays of bucket_search for allowance A."""
+    WW = (2 * A + 3) ** 2
+    S = 8 * WW
+    return S + (A + 1) * (S + 1) + 4 * WW + 4 * WW * slots + 8 * WW, S + WW

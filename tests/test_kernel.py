@@ -1,0 +1,81 @@
+"""The compiled reach search (battlemat.core.kernel) gives exactly the reference search's answers:
+the same squares in the same order with the same costs (M1, M11), the same routes and tie-breaks
+(M7 straightest charge), and the same refusal for every other square within allowance + 2 (M4, M6,
+M10, M12). Random boards with levels, stairs, pits and difficult squares, square and hex."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battlemat.core import kernel, movement
+from battlemat.core.board import DIRECTIONS, Board
+from battlemat.io.rules_file import load_rules
+
+RULES = load_rules()
+GRIDS = [("square", "", ""), ("hex", "y", "odd"), ("hex", "x", "even"), ("hex", "y", "even")]
+USES = ["Melee", "Press", "Press", "Exit", "Climb", "Block", "Escape", "Shoot"]
+
+pytestmark = pytest.mark.skipif(not kernel.ready(), reason="numba is not installed: the reference search is used")
+
+
+@st.composite
+def scenes(draw):
+    w, h = draw(st.integers(2, 11)), draw(st.integers(2, 11))
+    grid, axis, index = draw(st.sampled_from(GRIDS))
+    rng = np.random.default_rng(draw(st.integers(0, 100_000)))
+    roll = rng.random((h, w))
+    levels = rng.integers(0, 3, (h, w)).astype(np.int16) * (rng.random((h, w)) < 0.3)
+    dirs = np.where(rng.random((h, w)) < 0.1, rng.choice(list(DIRECTIONS.values()), (h, w)), 0).astype(np.uint8)
+    board = Board(w, h, grid, stagger_axis=axis, stagger_index=index, blocked=roll < 0.12,
+                  difficult=(roll >= 0.12) & (roll < 0.25), pit=(roll >= 0.25) & (roll < 0.3),
+                  level=levels, difficult_dirs=dirs)
+    free = [(x, y) for y in range(h) for x in range(w) if board.enterable((x, y))]
+    if not free:
+        return None
+    start = draw(st.sampled_from(free))
+    others = draw(st.lists(st.sampled_from(free), max_size=5, unique=True))
+    occupants = {sq: movement.Occupant(f"N{i}", draw(st.booleans())) for i, sq in enumerate(others) if sq != start}
+    sticky = tuple(movement.StickyFoe(sq, o.name, draw(st.sampled_from(["Melee", "Wrestle"])))
+                   for sq, o in occupants.items() if not o.friend and draw(st.booleans()))
+    use = draw(st.sampled_from(USES))
+    target = draw(st.sampled_from(free)) if use == "Press" else None
+    allowance = draw(st.integers(0, 6))
+    diagonals = draw(st.sampled_from(["alternating", "chebyshev", "manhattan"]))
+    mover = movement.Mover("a", "Ada", use, start, allowance, target=target, target_name="Orc" if target else "")
+    return board, RULES.with_overrides({"diagonals": diagonals}), mover, movement.Context(occupants, sticky)
+
+
+def answers(scene, compiled: bool, monkeypatch) -> tuple:
+    board, rules, mover, ctx = scene
+    gr = movement.grid(board, str(rules.switch("diagonals")))
+    iw, fw = kernel.work_size(mover.allowance, gr.slots)  # scratch space as a last call left it:
+    gr.work[mover.allowance] = (np.full(iw, 987654321), np.full(fw, 1e300))  # each number read is written first
+    with monkeypatch.context() as m:
+        m.setattr(kernel, "ready", lambda: compiled)
+        rc = movement._reach(board, rules, mover, ctx)
+    return (list(rc.costs.items()), {sq: rc.routes[sq] for sq in rc.costs}, dict(rc.refused),
+            dict(rc.hazards))
+
+
+@settings(max_examples=300, deadline=None)
+@given(scenes())
+def test_compiled_search_matches_the_reference(scene):
+    if scene is None:
+        return
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert answers(scene, True, monkeypatch) == answers(scene, False, monkeypatch)
+
+
+def test_the_compiled_search_is_used_for_plain_moves_and_not_for_jumps_or_provoke(monkeypatch):
+    board = Board(6, 6)
+    calls: list[str] = []
+    real = kernel.bucket_search
+    monkeypatch.setattr(kernel, "bucket_search", lambda *a: calls.append("kernel") or real(*a))
+    for use, jump, target in (("Exit", 0, None), ("Press", 0, (4, 4)), ("Acrobatics", 3, None),
+                              ("Provoke", 0, (4, 4))):
+        movement.forget(board)
+        movement.reach(board, RULES, movement.Mover("a", "Ada", use, (1, 1), 3, jump, target, "Orc"))
+    assert calls == ["kernel", "kernel"]  # Exit and Press; jumps (M5) and Provoke (M8) use the reference
