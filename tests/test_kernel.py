@@ -51,8 +51,8 @@ def scenes(draw):
 def answers(scene, compiled: bool, monkeypatch) -> tuple:
     board, rules, mover, ctx = scene
     gr = movement.grid(board, str(rules.switch("diagonals")))
-    iw, fw = kernel.work_size(mover.allowance, gr.slots)  # scratch space as a last call left it:
-    gr.work[mover.allowance] = (np.full(iw, 987654321), np.full(fw, 1e300))  # each number read is written first
+    iw, sw, fw = kernel.work_size(mover.allowance, gr.slots)  # scratch space as a last call left it:
+    gr.work[mover.allowance] = (np.full(iw, 987654321), np.full(sw, -3, np.int16), np.full(fw, 1e300))
     with monkeypatch.context() as m:
         m.setattr(kernel, "ready", lambda: compiled)
         rc = movement._reach(board, rules, mover, ctx)

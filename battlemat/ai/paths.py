@@ -8,21 +8,21 @@ terrain never changes during a match, and simulated combats ask the same questio
 from __future__ import annotations
 
 import heapq
-import weakref
 from typing import Any
 
 from battlemat.core import movement
+from battlemat.core.perboard import PerBoard
 from battlemat.types import XY
 
-_FIELDS: weakref.WeakKeyDictionary[Any, dict[tuple[str, XY], list[int]]] = weakref.WeakKeyDictionary()
-_REVERSE: weakref.WeakKeyDictionary[Any, dict[str, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
+_FIELDS: PerBoard[dict[tuple[str, XY], list[int]]] = PerBoard()
+_REVERSE: PerBoard[dict[str, list[list[tuple[int, int]]]]] = PerBoard()
 FAR = 1 << 20
 CLIMB = 3  # a Climb step up or down one level ends the move (M12): about a turn's walking
 
 
 def _reverse(gr: movement.Grid) -> list[list[tuple[int, int]]]:
     """For each square, the squares one legal walking step away from it, with the step's cost."""
-    per = _REVERSE.setdefault(gr.board, {})
+    per = _REVERSE.setdefault(gr.board, dict)
     rev = per.get(gr.diagonals)
     if rev is None:
         rev = [[] for _ in range(len(gr.edges))]
@@ -42,7 +42,7 @@ def _reverse(gr: movement.Grid) -> list[list[tuple[int, int]]]:
 
 def walk_field(board: Any, diagonals: str, goal: XY) -> list[int]:
     """Squares of walking from every node to `goal` (FAR where it cannot be walked to)."""
-    per = _FIELDS.setdefault(board, {})
+    per = _FIELDS.setdefault(board, dict)
     key = (diagonals, goal)
     field = per.get(key)
     if field is not None:

@@ -8,9 +8,9 @@ converted to cube coordinates for distances and lines.
 from __future__ import annotations
 
 import math
-import weakref
 from typing import Any
 
+from battlemat.core.perboard import PerBoard
 from battlemat.types import XY
 
 # Square-grid steps in a fixed order (the order of every neighbour loop: determinism, STYLE 5).
@@ -174,7 +174,7 @@ def line(board: Any, a: XY, b: XY) -> list[XY]:
     return _line(board, a, b, 1e-6)
 
 
-_SIGHT: weakref.WeakKeyDictionary[Any, dict[tuple[XY, XY], tuple[bool, int, str]]] = weakref.WeakKeyDictionary()
+_SIGHT: PerBoard[dict[tuple[XY, XY], tuple[bool, int, str]]] = PerBoard()
 
 
 def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
@@ -182,7 +182,7 @@ def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
     each cover square on it is -1 to the shooter. Grazing a corner: either nudge of the line counts,
     taking the one that sees, then the one with less cover. Terrain never changes during a match,
     so answers are remembered per board (a bounded table)."""
-    memo = _SIGHT.setdefault(board, {})
+    memo = _SIGHT.setdefault(board, dict)
     key = (tuple(a), tuple(b))
     hit = memo.get(key)  # type: ignore[arg-type]
     if hit is None:

@@ -44,20 +44,24 @@ def bucket_search(*args: Any) -> Any:
     return _compiled(*args)
 
 
-def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, fwork):  # type: ignore[no-untyped-def]
+def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, small, fwork):  # type: ignore[no-untyped-def]
     """The search of `movement._search` (see there for the rules of one step).
 
     nbr[node, slot] is the neighbour or -1; flags[node, slot] packs diagonal (1), difficult to enter
-    (2), enterable (4) and the level change (times 8). ip = (map width, x0, y0, allowance, Climb?,
-    alternating diagonals?, Press?, hex map?, number of occupants, number of sticky foes) followed by
+    (2), enterable (4), the step's dx + 1 (<< 4) and dy + 1 (<< 6), and the level change (<< 8).
+    ip = (map width, x0, y0, allowance, Climb?, alternating diagonals?, Press?, hex map?, number of
+    occupants, number of sticky foes) followed by
     each occupant's node and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
     fp = the Press line (ax, ay, bx, by, length).
-    work and fwork are scratch space of `work_size(allowance, slots)` (reused between calls: every
-    result is copied out of them, and the GIL is held throughout).
+    work, small and fwork are scratch space (int64, int16, float64) of `work_size(allowance, slots)`,
+    reused between calls: every result is copied out of them, and the GIL is held throughout. Only
+    what a call writes is read back, so only the cost table is cleared: the search touches little
+    memory besides the squares it visits.
 
-    Returns (rec, link, dev): rec = [ne, nr, nl] + the squares that can end a move in the order found
-    (ne nodes, costs, states) + the refusal log (nr nodes, codes) + the ended log (nl nodes, codes);
-    link[state] = (parent state + 1) << 8 | cost << 1 | diagonal; dev = the deviation of each ending."""
+    Returns one int64 array: [ne, nr, nl, nre], the squares that can end a move in the order found
+    (ne nodes, costs, states, deviations as float64 bits), the refusal log (nr nodes, codes), the
+    ended log (nl nodes, codes), and the nre states reached with their links ((parent state + 1)
+    << 8 | cost << 1 | diagonal)."""
     width, x0, y0, A, climb, alternating, press = ip[0], ip[1], ip[2], ip[3], ip[4], ip[5], ip[6]
     hexmap, n_occ, F = ip[7], ip[8], ip[9]
     ax, ay, bx, by, length = fp[0], fp[1], fp[2], fp[3], fp[4]
@@ -91,11 +95,12 @@ def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, fwork):  # type: ig
                     if (dx or dy) and 0 <= x < width and 0 <= y < height and 0 <= x - ox < W and 0 <= y - oy < W:
                         zones[f, (y - oy) * W + x - ox] = True
     # Expanded states have ends 0, so at most 2 per square: that bounds both logs.
-    cost, work = work[:S], work[S:]
+    cost, ended = small[:S], small[S:S + WW]
+    link, work = work[:S], work[S:]
+    reached, work = work[:S], work[S:]
     blen, work = work[:A + 1], work[A + 1:]
     buckets = work[:(A + 1) * S].reshape((A + 1, S))
     work = work[(A + 1) * S:]
-    ended, work = work[:WW], work[WW:]
     e_node, work = work[:WW], work[WW:]
     e_cost, work = work[:WW], work[WW:]
     e_state, work = work[:WW], work[WW:]
@@ -106,8 +111,7 @@ def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, fwork):  # type: ig
     cost[:] = A + 1
     blen[:] = 0
     ended[:] = 0
-    link = np.zeros(S, np.int64)
-    ne = nr = nl = 0
+    ne = nr = nl = nre = 0
     st0 = (R * W + R) << 3
     cost[st0] = 0
     dev[st0] = 0.0  # the scratch space holds the last call's numbers: every state read is written first
@@ -154,10 +158,10 @@ def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, fwork):  # type: ig
                 fl = flags[u, k]
                 if j < 0 or not fl & 4:
                     continue
-                lj = (j // width - oy) * W + j % width - ox
+                lj = lu + (((fl >> 6) & 3) - 1) * W + ((fl >> 4) & 3) - 1
                 if occ[lj] == 2:
                     continue
-                dl = fl >> 3
+                dl = fl >> 8
                 if c == A and not inzone and dl == 0:
                     continue  # no step fits any more: only a refused level change is left to log
                 nends = 1 if fl & 2 else 0
@@ -198,6 +202,9 @@ def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, fwork):  # type: ig
                     d = dev[st] + abs((bx - ax) * (ay - cy[j]) - (ax - cx[j]) * (by - ay)) / length
                     old = cost[ns]
                     if nc < old:
+                        if old > A:
+                            reached[nre] = ns
+                            nre += 1
                         cost[ns] = nc
                         dev[ns] = d
                         link[ns] = (st + 1) << 8 | nc << 1 | diag
@@ -207,21 +214,28 @@ def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, fwork):  # type: ig
                         dev[ns] = d
                         link[ns] = (st + 1) << 8 | nc << 1 | diag
                 elif nc < cost[ns] and not (npar == 1 and nc >= cost[ns ^ 4]):
+                    if cost[ns] > A:
+                        reached[nre] = ns
+                        nre += 1
                     cost[ns] = nc
                     link[ns] = (st + 1) << 8 | nc << 1 | diag
                     buckets[nc, blen[nc]] = ns
                     blen[nc] += 1
-    rec = np.empty(3 + 3 * ne + 2 * nr + 2 * nl, np.int64)
-    rec[0], rec[1], rec[2] = ne, nr, nl
-    p = 3
-    for arr, m in ((e_node, ne), (e_cost, ne), (e_state, ne), (r_node, nr), (r_code, nr), (l_node, nl), (l_ends, nl)):
-        rec[p:p + m] = arr[:m]
+    out = np.empty(4 + 4 * ne + 2 * nr + 2 * nl + 2 * nre, np.int64)
+    out[0], out[1], out[2], out[3] = ne, nr, nl, nre
+    for i in range(nre):
+        out[4 + 4 * ne + 2 * nr + 2 * nl + nre + i] = link[reached[i]]
+    p = 4
+    bits = e_dev[:ne].view(np.int64)
+    for arr, m in ((e_node, ne), (e_cost, ne), (e_state, ne), (bits, ne), (r_node, nr), (r_code, nr),
+                   (l_node, nl), (l_ends, nl), (reached, nre)):
+        out[p:p + m] = arr[:m]
         p += m
-    return rec, link, e_dev[:ne].copy()
+    return out
 
 
-def work_size(A: int, slots: int) -> tuple[int, int]:
-    """Sizes of the integer and float scratch arrays of bucket_search for allowance A."""
+def work_size(A: int, slots: int) -> tuple[int, int, int]:
+    """Sizes of the int64, int16 and float64 scratch arrays of bucket_search for allowance A."""
     WW = (2 * A + 3) ** 2
     S = 8 * WW
-    return S + (A + 1) * (S + 1) + 4 * WW + 4 * WW * slots + 8 * WW, S + WW
+    return 2 * S + (A + 1) * (S + 1) + 3 * WW + 4 * WW * slots + 8 * WW, S + WW, S + WW

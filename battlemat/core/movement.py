@@ -14,7 +14,6 @@ The UI preview, the `reach` command and the resolver all call `reach()` / `follo
 from __future__ import annotations
 
 import math
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ import numpy as np
 
 from battlemat.core import geometry, kernel
 from battlemat.core.board import DIRECTIONS, Board, Hazard
+from battlemat.core.perboard import PerBoard
 from battlemat.core.rules import Rules
 from battlemat.types import XY, CharId
 
@@ -184,7 +184,7 @@ class Grid:
     level_edges: list[tuple[tuple[int, int, bool, bool, bool, int], ...]] = field(default_factory=list)
     sqs: list[XY] = field(default_factory=list)  # node -> square
     _arrays: tuple[Any, ...] | None = None
-    work: dict[int, tuple[Any, Any]] = field(default_factory=dict)  # allowance -> kernel scratch space
+    work: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # allowance -> kernel scratch space
     hexmap: bool = False
 
     def arrays(self) -> tuple[Any, ...]:
@@ -192,8 +192,10 @@ class Grid:
         by (node, slot), stairs and centres by node. Built on first use."""
         if self._arrays is None:
             n = len(self.nbr)
+            sqs = self.sqs
             flags = [
-                [(self.level[j] - self.level[i]) * 8 + 4 * (not (self.blocked[j] or self.pit[j]))
+                [((self.level[j] - self.level[i]) << 8) + ((sqs[j][1] - sqs[i][1] + 1) << 6)
+                 + ((sqs[j][0] - sqs[i][0] + 1) << 4) + 4 * (not (self.blocked[j] or self.pit[j]))
                  + 2 * self.hard[i][k] + self.diag[i][k] if j >= 0 else 0 for k, j in enumerate(row)]
                 for i, row in enumerate(self.nbr)
             ]
@@ -238,7 +240,7 @@ class Grid:
         return self.sqs[i]
 
 
-_GRIDS: weakref.WeakKeyDictionary[Board, dict[str, Grid]] = weakref.WeakKeyDictionary()
+_GRIDS: PerBoard[dict[str, Grid]] = PerBoard()
 
 
 def build_graph(board: Board, diagonals: str = "alternating") -> nx.DiGraph:
@@ -289,7 +291,7 @@ def _slot_steps(board: Board, sq: XY, diagonals: str) -> list[tuple[XY | None, b
 
 def grid(board: Board, diagonals: str = "alternating") -> Grid:
     """The cached movement graph and arrays of `board` (built on first use, once per setting)."""
-    per_board = _GRIDS.setdefault(board, {})
+    per_board = _GRIDS.setdefault(board, dict)
     if diagonals in per_board:
         return per_board[diagonals]
     g = build_graph(board, diagonals)
@@ -484,9 +486,7 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     ctx = _nearby(ctx or Context(), mover)
     key = (mover, tuple(sorted(ctx.occupants.items())), ctx.sticky, rules.switch("diagonals"),
            rules.switch("jump_running_m_per_rating"), rules.switch("jump_standing_m_per_rating"))
-    memo = _REACH_MEMO.get(board)
-    if memo is None:
-        memo = _REACH_MEMO[board] = OrderedDict()
+    memo = _REACH_MEMO.setdefault(board, OrderedDict)
     hit = memo.get(key)
     if hit is not None:
         return hit
@@ -514,12 +514,12 @@ def _nearby(ctx: Context, mover: Mover) -> Context:
     return Context(MappingProxyType(occ), sticky)
 
 
-_REACH_MEMO: weakref.WeakKeyDictionary[Board, OrderedDict[tuple[Any, ...], Reach]] = weakref.WeakKeyDictionary()
+_REACH_MEMO: PerBoard[OrderedDict[tuple[Any, ...], Reach]] = PerBoard()
 
 
 def forget(board: Board) -> None:
     """Drop the remembered answers for `board` (benchmarks measure the search itself)."""
-    _REACH_MEMO.pop(board, None)
+    _REACH_MEMO.pop(board)
 
 
 def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
@@ -589,16 +589,20 @@ def _compiled(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
     fp = np.array((*s.a, *s.b, s.length), np.float64) if s.press else _NO_LINE
     work = gr.work.get(A)
     if work is None:
-        iw, fw = kernel.work_size(A, gr.slots)
-        work = gr.work[A] = (np.empty(iw, np.int64), np.empty(fw, np.float64))
-    rec_a, link, e_dev = kernel.bucket_search(*gr.arrays(), np.array(ip, np.int64), fp, *work)
-    rec = rec_a.tolist()
-    ne, nr, nl = rec[0], rec[1], rec[2]
-    p = 3 + 3 * ne
+        iw, sw, fw = kernel.work_size(A, gr.slots)
+        work = gr.work[A] = (np.empty(iw, np.int64), np.empty(sw, np.int16), np.empty(fw, np.float64))
+    found = kernel.bucket_search(*gr.arrays(), np.array(ip, np.int64), fp, *work)
+    ne, nr, nl, nre = found[:4].tolist()
+    rec = found[4:4 + 3 * ne].tolist()  # the squares found; the logs and links stay in `found` until asked for
+    p = 4 + 4 * ne  # where the logs start
+    q = p + 2 * nr + 2 * nl  # where the states reached start
+    links: dict[int, int] = {}
 
     def route(st: int) -> tuple[Step, ...]:
+        if not links:
+            links.update(zip(found[q:q + nre].tolist(), found[q + nre:q + 2 * nre].tolist(), strict=True))
         out: list[Step] = []
-        while (ln := int(link[st])) >> 8:
+        while (ln := links.get(st, 0)) >> 8:
             lu = st >> 3
             out.append(Step((ox + lu % W, oy + lu // W), (ln >> 1) & 127, (), bool(ln & 1)))
             st = (ln >> 8) - 1
@@ -606,11 +610,12 @@ def _compiled(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
 
     def log() -> _Log:
         why = [_LEVEL, _LEVEL_CLIMB] + [sticky_refusal(foe) for _, foe in s.zones]
-        rlog = [(j, _PRIO_RULE, why[code]) for j, code in zip(rec[p:p + nr], rec[p + nr:p + 2 * nr], strict=True)]
-        q = p + 2 * nr
-        return rlog, list(zip(rec[q:q + nl], rec[q + nl:q + 2 * nl], strict=True))
+        rec = found[p:q].tolist()
+        rlog = [(j, _PRIO_RULE, why[code]) for j, code in zip(rec[:nr], rec[nr:2 * nr], strict=True)]
+        return rlog, list(zip(rec[2 * nr:2 * nr + nl], rec[2 * nr + nl:], strict=True))
 
-    return rec[3:3 + ne], rec[3 + ne:3 + 2 * ne], e_dev.tolist(), rec[3 + 2 * ne:p], route, log
+    devs = found[4 + 3 * ne:p].view(np.float64).tolist() if s.press else [0.0] * ne
+    return rec[:ne], rec[ne:2 * ne], devs, rec[2 * ne:], route, log
 
 
 _Parents = dict[int, tuple[int, tuple[int, ...], bool]]  # state -> (previous state, squares jumped, diagonal)
