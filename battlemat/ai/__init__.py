@@ -35,8 +35,7 @@ class Brain:
     def decide(self, state: MatchState, rng: random.Random, who: Iterable[CharId] | None = None) -> list[Intent]:
         ids = [c.id for c in self.enc.characters] if who is None else list(who)
         out: list[Intent] = []
-        self.memory.claimed = {s.at for s in state.chars.values() if s.at is not None and s.active}
-        self.memory.ratings.clear()
+        self.memory.new_turn({s.at for s in state.chars.values() if s.at is not None and s.active})
         for cid in ids:
             if not state[cid].active:
                 continue

@@ -36,8 +36,10 @@ def _toward(v: View, use: str, target: Character, want_adjacent: bool = True) ->
     if not dests or goal is None or here is None or v.board is None:
         return None
 
+    field, w = v.walk_field(goal), v.board.width
+
     def gap(sq: XY) -> int:
-        d = v.walk_to(sq, goal)
+        d = field[sq[1] * w + sq[0]]
         return abs(d - 1) if want_adjacent else -d
 
     best = min(dests, key=lambda sq: (gap(sq), dests[sq], sq))

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from battlemat.ai.paths import FAR, walk_field
+from battlemat.core import geometry, movement
 from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
 from battlemat.core.state import CharacterState, MatchState
@@ -28,6 +30,13 @@ class Memory:
     last_target: dict[CharId, CharId] = field(default_factory=dict)
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
     ratings: dict[tuple[CharId, str], int] = field(default_factory=dict)  # this turn's, by (who, half)
+    contexts: dict[CharId, Any] = field(default_factory=dict)  # this turn's movement.Context, by mover
+
+    def new_turn(self, claimed: set[XY]) -> None:
+        """Forget what held for the last decision: squares claimed, ratings, who stands where."""
+        self.claimed = claimed
+        self.ratings.clear()
+        self.contexts.clear()
 
 
 @dataclass
@@ -89,17 +98,16 @@ class View:
         pa, pb = self.at(a), self.at(b)
         if self.board is None or pa is None or pb is None:
             return 1
-        from battlemat.ai.paths import FAR, walk
-        from battlemat.core.geometry import distance
-
-        diag = self.enc.rules.switch("diagonals")
-        steps = walk(self.board, diag, pa, pb)
-        return steps if steps < FAR else 100 + distance(self.board, pa, pb, diag)
+        steps = self.walk_to(pa, pb)
+        return steps if steps < FAR else 100 + geometry.distance(self.board, pa, pb, self.enc.rules.switch("diagonals"))
 
     def walk_to(self, sq: XY, goal: XY) -> int:
-        from battlemat.ai.paths import walk
+        """Squares of walking from `sq` to `goal` (paths.FAR where no walk leads there)."""
+        return self.walk_field(goal)[sq[1] * self.board.width + sq[0]]
 
-        return walk(self.board, self.enc.rules.switch("diagonals"), sq, goal)
+    def walk_field(self, goal: XY) -> list[int]:
+        """Squares of walking to `goal` from every square, by node (y * width + x)."""
+        return walk_field(self.board, self.enc.rules.switch("diagonals"), goal)
 
     def adjacent(self, a: Character, b: Character) -> bool:
         pa, pb = self.at(a), self.at(b)
@@ -138,10 +146,14 @@ class View:
         already chosen this turn; empty without a board. The same `reach` the resolver uses."""
         if self.board is None or self.at(self.me) is None:
             return {}
-        from battlemat.core.movement import reach_for
-
-        result = reach_for(self.enc, self.state, self.me.id, use, target)
-        return {sq: c for sq, c in result.reachable.items() if sq not in self.memory.claimed}
+        chars = self.state.chars
+        ctx = self.memory.contexts.get(self.me.id)
+        if ctx is None:
+            ctx = self.memory.contexts[self.me.id] = movement.context_for(self.enc, chars, self.me.id)
+        mover = movement.mover_for(self.enc, chars, self.me.id, use, target)
+        result = movement.reach(self.board, self.enc.rules, mover, ctx)
+        claimed = self.memory.claimed
+        return {sq: c for sq, c in result.reachable.items() if sq not in claimed}
 
     def allowance(self, half: str) -> int:
         """M1-M3: squares `me` may move using `half` this turn."""

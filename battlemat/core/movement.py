@@ -985,11 +985,3 @@ def context_for(enc: Any, chars: Mapping[CharId, Any], who: CharId,
         if use is not None and c.side != side:
             sticky.append(StickyFoe(tuple(st.at), c.name, use))
     return Context(MappingProxyType(occ), tuple(sticky))
-
-
-def reach_for(enc: Any, state: Any, who: CharId, use: str, target: CharId | None = None,
-              item: str = "simple", sticky_uses: Mapping[CharId, str] | None = None) -> Reach:
-    """Reach of `who` in a MatchState as the board stands (for the AI and the UI preview)."""
-    chars = state.chars if hasattr(state, "chars") else state
-    mover = mover_for(enc, chars, who, use, target, item)
-    return reach(enc.board, enc.rules, mover, context_for(enc, chars, who, sticky_uses))
