@@ -30,7 +30,7 @@ class Memory:
     last_target: dict[CharId, CharId] = field(default_factory=dict)
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
     ratings: dict[tuple[CharId, str], int] = field(default_factory=dict)  # this turn's, by (who, half)
-    contexts: dict[CharId, Any] = field(default_factory=dict)  # this turn's movement.Context, by mover
+    contexts: dict[str, Any] = field(default_factory=dict)  # this turn's movement.Context, by side
 
     def new_turn(self, claimed: set[XY]) -> None:
         """Forget what held for the last decision: squares claimed, ratings, who stands where."""
@@ -147,9 +147,9 @@ class View:
         if self.board is None or self.at(self.me) is None:
             return {}
         chars = self.state.chars
-        ctx = self.memory.contexts.get(self.me.id)
+        ctx = self.memory.contexts.get(self.me.side)
         if ctx is None:
-            ctx = self.memory.contexts[self.me.id] = movement.context_for(self.enc, chars, self.me.id)
+            ctx = self.memory.contexts[self.me.side] = movement.side_context(self.enc, chars, self.me.side)
         mover = movement.mover_for(self.enc, chars, self.me.id, use, target)
         result = movement.reach(self.board, self.enc.rules, mover, ctx)
         claimed = self.memory.claimed

@@ -500,15 +500,12 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
 def _nearby(ctx: Context, mover: Mover) -> Context:
     """Only who stands within reach of this move matters: an occupant or a sticky foe farther than
     allowance + 2 squares in x or y cannot change the answer (a step moves at most one square
-    each way, on hex maps too). Dropping them makes equal questions look equal to the memo."""
+    each way, on hex maps too). Dropping them, and the mover's own square (M10), makes equal
+    questions look equal to the memo."""
     r = mover.allowance + 2 + (1 if mover.jump_rating else 0)
-    x0, y0 = mover.at
-
-    def near(sq: XY) -> bool:
-        return abs(sq[0] - x0) <= r and abs(sq[1] - y0) <= r
-
-    occ = {sq: o for sq, o in ctx.occupants.items() if near(sq)}
-    sticky = tuple(f for f in ctx.sticky if near(f.at))
+    x0, y0 = here = mover.at
+    occ = {sq: o for sq, o in ctx.occupants.items() if abs(sq[0] - x0) <= r and abs(sq[1] - y0) <= r and sq != here}
+    sticky = tuple(f for f in ctx.sticky if abs(f.at[0] - x0) <= r and abs(f.at[1] - y0) <= r)
     if len(occ) == len(ctx.occupants) and len(sticky) == len(ctx.sticky):
         return ctx
     return Context(MappingProxyType(occ), sticky)
@@ -973,7 +970,13 @@ def mover_for(enc: Any, chars: Mapping[CharId, Any], who: CharId, use: str, targ
 def context_for(enc: Any, chars: Mapping[CharId, Any], who: CharId,
                 sticky_uses: Mapping[CharId, str] | None = None) -> Context:
     """Everyone else's square (friend or foe of `who`) and the sticky enemies among them (M6, M10)."""
-    side = enc.by_id[who].side
+    return side_context(enc, chars, enc.by_id[who].side, sticky_uses, who)
+
+
+def side_context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: Mapping[CharId, str] | None = None,
+                 who: CharId | None = None) -> Context:
+    """The same for any mover of `side` (but `who`): a mover's own square never counts (M10), so
+    one context serves a whole side."""
     occ: dict[XY, Occupant] = {}
     sticky: list[StickyFoe] = []
     for c in enc.characters:
