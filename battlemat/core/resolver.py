@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from battlemat.core import geometry, movement
 from battlemat.core.board import Hazard
@@ -205,7 +206,7 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) 
         if not board.inside(tuple(sq)):
             raise IllegalIntent(who, f"square {tuple(sq)} is off the map", "M1", "path" if intent.path else "to")
     mover = movement.mover_for(enc, state.chars, who, use, intent.target, intent.item)
-    ctx = movement.context_for(enc, state.chars, who)
+    ctx = _start_context(enc, state, enc.by_id[who].side)
     if intent.path:
         route = movement.follow(board, enc.rules, mover, ctx, [_xy(p) for p in intent.path])
         if route.stopped is not None and route.end != _xy(intent.path[-1]):
@@ -218,6 +219,23 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) 
     if not rc.can_end(to):
         refusal = rc.why_not(to)
         raise IllegalIntent(who, f"cannot end on {to}: {_bare(refusal.why, refusal.rule)}", refusal.rule, "to")
+
+
+_LAST_CONTEXTS: tuple[Any, Any, dict[str, movement.Context]] = (None, None, {})
+
+
+def _start_context(enc: Encounter, state: MatchState, side: str) -> movement.Context:
+    """Who stands where as the turn starts, for any mover of `side` (M10): the same for every intent
+    declared against this state, so it is worked out once per state (states are values; the last
+    one is remembered, and a whole tuple is swapped at once so threads never mix two states)."""
+    global _LAST_CONTEXTS
+    last = _LAST_CONTEXTS
+    if last[0] is not state or last[1] is not enc:
+        last = _LAST_CONTEXTS = (state, enc, {})
+    ctx = last[2].get(side)
+    if ctx is None:
+        ctx = last[2][side] = movement.side_context(enc, state.chars, side)
+    return ctx
 
 
 # --------------------------------------------------------------------------------------------------
@@ -950,6 +968,7 @@ def _board_movement(t: _Turn) -> None:
     hazards strike whoever enters their square without eluding them (E1)."""
     board = t.enc.board
     start = dict(t.st)
+    plan_ctxs: dict[str, movement.Context] = {}  # by side: who stood where as P2 began
     for sub in (1, 2, 3):
         movers: list[tuple[CharId, movement.Route]] = []
         sticky = {
@@ -957,6 +976,7 @@ def _board_movement(t: _Turn) -> None:
             if t.rules.halves[it.use].sticky and t.active(cid) and t.st[cid].at is not None
         }
         snapshot = dict(t.st)
+        ctxs: dict[str, movement.Context] = {}  # by side: who stands where as this sub-phase begins
         for cid in t.order():
             it = t.intents.get(cid)
             charge = it is not None and it.use == "Press" and it.target is not None  # M7: Press always charges
@@ -968,8 +988,11 @@ def _board_movement(t: _Turn) -> None:
             if (h.sub_phase if h.name != "item" else 3) != sub:
                 continue
             mover = movement.mover_for(t.enc, snapshot, cid, it.use, it.target, it.item)
-            ctx = movement.context_for(t.enc, snapshot, cid, sticky)
-            plan_ctx = movement.context_for(t.enc, start, cid)
+            side = t.enc.by_id[cid].side
+            if side not in ctxs:
+                ctxs[side] = movement.side_context(t.enc, snapshot, side, sticky)
+                plan_ctxs.setdefault(side, movement.side_context(t.enc, start, side))
+            ctx, plan_ctx = ctxs[side], plan_ctxs[side]
             path = [tuple(p) for p in it.path]
             route = movement.plan_route(board, t.rules, mover, ctx, it.to, path, plan_ctx)  # type: ignore[arg-type]
             movers.append((cid, route))
