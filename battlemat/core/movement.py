@@ -497,6 +497,14 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     return result
 
 
+def prepare(rules: Rules) -> None:
+    """Get the compiled search ready now rather than at the first search (the first use after an
+    install compiles it: a few seconds; later a fraction of a second to load): the play window calls
+    this before it opens, so no hover ever waits for it."""
+    if kernel.ready():
+        _reach(Board(3, 3), rules, Mover("", "", "Exit", (1, 1), 1), Context())
+
+
 def _nearby(ctx: Context, mover: Mover) -> Context:
     """Only who stands within reach of this move matters: an occupant or a sticky foe farther than
     allowance + 2 squares in x or y cannot change the answer (a step moves at most one square
