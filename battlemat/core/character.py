@@ -72,6 +72,8 @@ class Character:
 
     def equipment_bonus(self, pair: str) -> tuple[int, str]:
         """The best item in use for `pair` and its name (one item at a time: S5 [house])."""
+        if not self.equipment:
+            return (0, "")
         best = max((e for e in self.equipment if e.skill == pair), key=lambda e: e.bonus, default=None)
         return (best.bonus, best.name) if best else (0, "")
 
