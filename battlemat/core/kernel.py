@@ -44,11 +44,12 @@ def bucket_search(*args: Any) -> Any:
     return _compiled(*args)
 
 
-def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, small, fwork):  # type: ignore[no-untyped-def]
+def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ignore[no-untyped-def]
     """The search of `movement._search` (see there for the rules of one step).
 
     nbr[node, slot] is the neighbour or -1; flags[node, slot] packs diagonal (1), difficult to enter
-    (2), enterable (4), the step's dx + 1 (<< 4) and dy + 1 (<< 6), and the level change (<< 8).
+    (2), enterable (4), stairs at either end (8), the step's dx + 1 (<< 4) and dy + 1 (<< 6), and
+    the level change (<< 8); centre[node] is the square's centre (x, y) for a Press line.
     ip = (map width, x0, y0, allowance, Climb?, alternating diagonals?, Press?, hex map?, number of
     occupants, number of sticky foes) followed by
     each occupant's node and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
@@ -166,7 +167,7 @@ def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, small, fwork):  # t
                     continue  # no step fits any more: only a refused level change is left to log
                 nends = 1 if fl & 2 else 0
                 if dl != 0:
-                    if (dl == 1 or dl == -1) and (stairs[j] or stairs[u]):
+                    if (dl == 1 or dl == -1) and fl & 8:
                         pass
                     elif (dl == 1 or dl == -1) and climb:
                         nends = 2
@@ -199,7 +200,7 @@ def _bucket_search(nbr, flags, stairs, cx, cy, ip, fp, work, small, fwork):  # t
                     continue
                 ns = (lj << 3) | (npar << 2) | nends
                 if press:
-                    d = dev[st] + abs((bx - ax) * (ay - cy[j]) - (ax - cx[j]) * (by - ay)) / length
+                    d = dev[st] + abs((bx - ax) * (ay - centre[j, 1]) - (ax - centre[j, 0]) * (by - ay)) / length
                     old = cost[ns]
                     if nc < old:
                         if old > A:

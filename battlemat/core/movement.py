@@ -189,13 +189,14 @@ class Grid:
 
     def arrays(self) -> tuple[Any, ...]:
         """The arrays of the compiled search (kernel.bucket_search): neighbour and packed step flags
-        by (node, slot), stairs and centres by node. Built on first use."""
+        by (node, slot), and centres by node. Built on first use."""
         if self._arrays is None:
             n = len(self.nbr)
             sqs = self.sqs
             flags = [
                 [((self.level[j] - self.level[i]) << 8) + ((sqs[j][1] - sqs[i][1] + 1) << 6)
-                 + ((sqs[j][0] - sqs[i][0] + 1) << 4) + 4 * (not (self.blocked[j] or self.pit[j]))
+                 + ((sqs[j][0] - sqs[i][0] + 1) << 4) + 8 * (self.stairs[i] or self.stairs[j])
+                 + 4 * (not (self.blocked[j] or self.pit[j]))
                  + 2 * self.hard[i][k] + self.diag[i][k] if j >= 0 else 0 for k, j in enumerate(row)]
                 for i, row in enumerate(self.nbr)
             ]
@@ -203,8 +204,7 @@ class Grid:
             shape = (n, self.slots)
             self._arrays = (
                 np.array(self.nbr, np.int32).reshape(shape), np.array(flags, np.int32).reshape(shape),
-                np.array(self.stairs, np.bool_),
-                np.array([c[0] for c in centres], np.float64), np.array([c[1] for c in centres], np.float64),
+                np.array(centres, np.float64).reshape((n, 2)),
             )
         return self._arrays
     rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
@@ -597,8 +597,9 @@ def _compiled(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
         iw, sw, fw = kernel.work_size(A, gr.slots)
         work = gr.work[A] = (np.empty(iw, np.int64), np.empty(sw, np.int16), np.empty(fw, np.float64))
     found = kernel.bucket_search(*gr.arrays(), np.array(ip, np.int64), fp, *work)
-    ne, nr, nl, nre = found[:4].tolist()
-    rec = found[4:4 + 3 * ne].tolist()  # the squares found; the logs and links stay in `found` until asked for
+    ne = int(found[0])
+    rec = found[:4 + 3 * ne].tolist()  # the squares found; the logs and links stay in `found` until asked for
+    nr, nl, nre = rec[1], rec[2], rec[3]
     p = 4 + 4 * ne  # where the logs start
     q = p + 2 * nr + 2 * nl  # where the states reached start
     links: dict[int, int] = {}
@@ -620,7 +621,7 @@ def _compiled(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
         return rlog, list(zip(rec[2 * nr:2 * nr + nl], rec[2 * nr + nl:], strict=True))
 
     devs = found[4 + 3 * ne:p].view(np.float64).tolist() if s.press else [0.0] * ne
-    return rec[:ne], rec[ne:2 * ne], devs, rec[2 * ne:], route, log
+    return rec[4:4 + ne], rec[4 + ne:4 + 2 * ne], devs, rec[4 + 2 * ne:], route, log
 
 
 _Parents = dict[int, tuple[int, tuple[int, ...], bool]]  # state -> (previous state, squares jumped, diagonal)
