@@ -109,7 +109,7 @@ def _advance(v: View, foe: Character) -> Intent | None:
     """Out of reach this turn: close in behind Block or Dodge (3 squares, full rating against the
     most dangerous foe, C5), or with the best-moving attack if it cannot defend."""
     guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
-    climb = _toward(v, "Climb", foe) if v.board is not None else None
+    climb = _toward(v, "Climb", foe) if v.board is not None and _climb_may_help(v, guard) else None
     walk = _toward(v, guard, foe) if v.my(guard) > 0 else None
     goal = v.at(foe)
     if climb is not None and goal is not None and (
@@ -120,6 +120,20 @@ def _advance(v: View, foe: Character) -> Intent | None:
         return Intent(v.me.id, guard, _most_dangerous(v).id, to=walk)
     # no guard to speak of: charge anyway; a Press that falls short still closes in (M7)
     return Intent(v.me.id, "Press", foe.id)
+
+
+def _climb_may_help(v: View, guard: str) -> bool:
+    """Whether a Climb could beat walking behind the guard this turn: only where the ground changes
+    level within its reach (M12). On one level a Climb goes nowhere the guard cannot (same terrain
+    rules, no farther, and sticky zones hold it where they let Block and Dodge go, M6), so the
+    search is skipped and the choice is the same."""
+    at = v.at(v.me)
+    if at is None or v.my(guard) == 0 or v.allowance("Climb") > v.allowance(guard):
+        return True
+    x, y = at
+    r = v.allowance("Climb") + 1  # a step moves at most one square each way (hex maps too)
+    level = v.board.level
+    return bool((level[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1] != level[y, x]).any())
 
 
 def archer(v: View) -> Intent | None:
