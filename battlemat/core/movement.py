@@ -4,9 +4,11 @@ The graph (networkx) is built once per Board and diagonal setting and cached per
 (STYLE 3). Its edges carry the step cost, a diagonal flag, the compass direction, the level change
 and whether entering is difficult in that direction. Per-turn facts (occupied squares, sticky zones,
 the mover's skill) never change the graph: they enter through `Context` and `Mover`, read by one
-bounded Dijkstra over arrays derived once from the graph. The search breaks ties with a counter,
-keeps its state in local dicts and has no time limit (STYLE 5); it only visits squares within the
-allowance, so its cost does not grow with the map.
+bounded search over arrays derived once from the graph (a bucket queue: step costs are small whole
+numbers). Ties go to the first found and there is no time limit (STYLE 5); it only visits squares
+within the allowance, so its cost does not grow with the map. The search runs compiled
+(`kernel.bucket_search`, numba) for most moves; `_search` here is the reference it is tested
+against, and serves jumps (M5) and Provoke (M8).
 
 The UI preview, the `reach` command and the resolver all call `reach()` / `follow()` here.
 """
@@ -187,6 +189,9 @@ class Grid:
     work: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # allowance -> kernel scratch space
     hexmap: bool = False
 
+    rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    zones: dict[XY, frozenset[int]] = field(default_factory=dict)
+
     def arrays(self) -> tuple[Any, ...]:
         """The arrays of the compiled search (kernel.bucket_search): neighbour and packed step flags
         by (node, slot), and centres by node. Built on first use."""
@@ -207,8 +212,6 @@ class Grid:
                 np.array(centres, np.float64).reshape((n, 2)),
             )
         return self._arrays
-    rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
-    zones: dict[XY, frozenset[int]] = field(default_factory=dict)
 
     def ring(self, at: XY, r: int) -> tuple[tuple[int, int], ...]:
         """Offsets (dx, dy) within distance r of `at` (M11); cached per radius and row/column parity."""
@@ -337,6 +340,7 @@ _ENDS = {1: Refusal("M4", "difficult terrain ends the move (M4)"),
 
 
 def sticky_refusal(foe: StickyFoe) -> Refusal:
+    """Why a step out of `foe`'s reach is refused (M6)."""
     return Refusal("M6", f"{foe.name} uses {foe.use}: sticky (M6)")
 
 
@@ -532,7 +536,7 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     s = _Search(gr, rules, mover, ctx)
     A = mover.allowance
     # The compiled search (kernel) when it covers the move; jumps (M5) and Provoke (M8) use the reference.
-    compiled = not s.jumper and not s.provoke and kernel.ready()
+    compiled = not s.jumper and not s.provoke and A < 128 and kernel.ready()  # (a link keeps a cost in 7 bits)
     if compiled and s.zones:
         compiled = all(board.inside(f.at) for _, f in s.zones)
     found = _compiled if compiled else _reference
