@@ -791,7 +791,8 @@ def _charge(
     assert mover.target is not None
     t = mover.target
     board = gr.board
-    near = [u for u in ended if geometry.adjacent(board, gr.sq(u), t)]
+    beside = gr.zone(t)  # the squares next to the target
+    near = [u for u in ended if u in beside]
     if gr.node(mover.at) in near:
         end = gr.node(mover.at)
     elif near:

@@ -342,7 +342,10 @@ class _Turn:
         """C5: Block/Dodge works at full rating against one chosen attacker (a group is one
         threat [house]) plus one more threat per point of Exit/Escape talent, strongest first."""
         threats: dict[CharId, list[tuple[int, int, tuple[str, CharId], list[CharId]]]] = {}
+        guarding = {cid for cid, it in self.intents.items() if self.rules.halves[it.use].defense == "full_vs_chosen"}
         for g in self.attack_groups(lambda h: True):
+            if g.target not in guarding:
+                continue  # only those who Block or Dodge choose among their threats
             lead = max(self.attack_rating(m, g.use, g.target, None).value for m in g.members)
             first = self.order().index(g.members[0])
             threats.setdefault(g.target, []).append((-lead, first, g.key, g.members))
