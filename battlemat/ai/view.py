@@ -171,6 +171,6 @@ class View:
             return False
         if self.allowance("Press") != self.allowance("Dodge"):
             return False
-        from battlemat.core.geometry import adjacent
-
-        return any(adjacent(self.board, sq, goal) for sq in self.destinations("Dodge"))
+        beside = movement.grid(self.board, self.enc.rules.switch("diagonals")).zone(goal)  # nodes next to it
+        w = self.board.width
+        return any(sq[1] * w + sq[0] in beside for sq in self.destinations("Dodge"))
