@@ -303,6 +303,29 @@ def test_M4_hex_directions_follow_the_hex_neighbours() -> None:
         ["N", "NE", "SE", "S", "SW", "NW"]
 
 
+HEX_120 = 0x10000000  # Tiled's own flag on hexagonal maps: the tile turned 120 degrees
+
+
+@pytest.mark.parametrize("axis, base, turned", [
+    # pointy tops (rows staggered): the six neighbours clockwise are NE E SE SW W NW
+    ("y", "E", ["E", "SE", "SW", "W", "W", "NW"]),
+    # flat tops (columns staggered): N NE SE S SW NW
+    ("x", "N", ["N", "NE", "SE", "S", "S", "SW"]),
+])
+def test_M4_hex_tiles_turned_in_tiled_turn_their_directions(tmp_path: Path, axis: str, base: str,
+                                                            turned: list[str]) -> None:
+    """On hex maps Tiled's diagonal flag turns a tile 60 degrees and its hex flag 120, clockwise,
+    after mirroring it (as Tiled draws it): a one-way slope turns with its picture (M4)."""
+    head = f'orientation="hexagonal" hexsidelength="18" staggeraxis="{axis}" staggerindex="odd"'
+    ts = tileset(tile(0, "", difficult_dirs=base))
+    mirror = FLIP_X if axis == "y" else FLIP_Y  # the mirror that sends the base direction elsewhere
+    cells = [1, 1 | FLIP_D, 1 | HEX_120, 1 | FLIP_D | HEX_120, 1 | mirror, 1 | mirror | FLIP_D]
+    row = {f"_{x}_0": v for x, v in enumerate(cells)}
+    b = load_board(write_map(tmp_path, ts, layer("g", grid(6, 2, 0, **row)), width=6, height=2, head=head,
+                             tile_size=(32, 36) if axis == "y" else (36, 32)))
+    assert [directions_text(int(v)) for v in b.difficult_dirs[0]] == turned
+
+
 # -- clear errors ---------------------------------------------------------------------------------------
 def expect_error(path: Path, *words: str) -> str:
     with pytest.raises(LoadError) as exc:

@@ -74,6 +74,31 @@ def transform_directions(bits: int, flip_x: bool, flip_y: bool, diagonal: bool) 
 
 
 _STEP_NAMES = {step: name for name, step in DIRECTION_STEPS.items()}
+
+# The six hex neighbours clockwise, by stagger axis: rows staggered ("y", pointy tops) or columns ("x").
+HEX_CLOCKWISE = {"y": ("NE", "E", "SE", "SW", "W", "NW"), "x": ("N", "NE", "SE", "S", "SW", "NW")}
+_HEX_MIRROR_X = {"N": "N", "S": "S", "E": "W", "W": "E", "NE": "NW", "NW": "NE", "SE": "SW", "SW": "SE"}
+_HEX_MIRROR_Y = {"E": "E", "W": "W", "N": "S", "S": "N", "NE": "SE", "SE": "NE", "NW": "SW", "SW": "NW"}
+
+
+def transform_hex_directions(bits: int, flip_x: bool, flip_y: bool, sixths: int, stagger_axis: str) -> int:
+    """Directions of a hex tile that Tiled drew flipped or rotated: on hexagonal maps Tiled reads its
+    diagonal-flip flag as a 60-degree turn and a flag of its own as a 120-degree turn, both clockwise,
+    and mirrors the tile before turning it. `sixths` is the turn in sixths of a circle. A direction
+    that names no hex neighbour on this map (N on pointy-topped rows) stays as it is: it never applies."""
+    ring = HEX_CLOCKWISE[stagger_axis]
+    out = 0
+    for name, bit in DIRECTIONS.items():
+        if not bits & bit:
+            continue
+        if name in ring:
+            if flip_x:
+                name = _HEX_MIRROR_X[name]
+            if flip_y:
+                name = _HEX_MIRROR_Y[name]
+            name = ring[(ring.index(name) + sixths) % 6]
+        out |= DIRECTIONS[name]
+    return out
 _REQUIREMENT = re.compile(r"^(?P<skill>[A-Za-z][A-Za-z /'-]*?)\s*(?P<rating>\d+)$")
 
 

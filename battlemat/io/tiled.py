@@ -43,7 +43,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 import numpy as np
 
-from battlemat.core.board import Board, Hazard, parse_directions, transform_directions
+from battlemat.core.board import Board, Hazard, parse_directions, transform_directions, transform_hex_directions
 from battlemat.core.errors import RulesError
 from battlemat.io.errors import LoadError, Problem
 
@@ -90,6 +90,7 @@ PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
 
 _ORIENTATIONS = ("orthogonal", "hexagonal")
 _GID_MASK = 0x0FFFFFFF  # a gid without Tiled's flip bits and its hex 120-degree rotation bit
+_HEX_120 = 0x10000000  # Tiled's hex 120-degree rotation bit (pytmx leaves it in the gid)
 
 logging.getLogger("pytmx").addHandler(logging.NullHandler())  # pytmx logs its errors; we raise ours
 
@@ -856,13 +857,15 @@ class _TerrainReader:
         # pytmx gid -> (raw Tiled gid, flags); flipped tiles get their own pytmx gid.
         n = tmx.maxgid
         raw_of = np.zeros(n, np.int64)
-        flip_of: dict[int, tuple[bool, bool, bool]] = {}
+        flip_of: dict[int, tuple[bool, bool, bool, bool]] = {}  # x, y, diagonal (hex: 60 degrees), hex 120
         for (tiled_gid, flags), entry in tmx.imagemap.items():
             gid = entry[0] if isinstance(entry, tuple) else entry
             if tiled_gid and gid and gid < n:
                 raw_of[gid] = tiled_gid & _GID_MASK
-                if flags and any(flags):
-                    flip_of[gid] = (bool(flags[0]), bool(flags[1]), bool(flags[2]))
+                turned = bool(tiled_gid & _HEX_120)
+                if (flags and any(flags)) or turned:
+                    fx, fy, fd = (bool(f) for f in flags) if flags else (False, False, False)
+                    flip_of[gid] = (fx, fy, fd, turned)
         present = np.unique(np.concatenate([g.ravel() for g in grids])) if grids else np.zeros(0, np.int64)
         used = {int(g) for g in np.unique(raw_of[present])}
         used.discard(0)
@@ -883,7 +886,11 @@ class _TerrainReader:
                 lut[name][gid] = bool(v.get(name, False))
             dirs = int(v.get("difficult_dirs", 0))
             if dirs and gid in flip_of:
-                dirs = transform_directions(dirs, *flip_of[gid])
+                fx, fy, fd, turned = flip_of[gid]
+                if self.geometry.grid == "hex":  # M4 on hexes: turned by sixths of a circle
+                    dirs = transform_hex_directions(dirs, fx, fy, int(fd) + 2 * int(turned), self.geometry.stagger_axis)
+                else:
+                    dirs = transform_directions(dirs, fx, fy, fd)
             lut["difficult_dirs"][gid] = dirs
             lut["cover"][gid] = int(v.get("cover", 0))
             if "level" in v:

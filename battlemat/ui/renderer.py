@@ -52,6 +52,29 @@ def _with_opacity(image: pygame.Surface, opacity: float) -> pygame.Surface:
     return out
 
 
+HEX_120 = 0x10000000  # Tiled's hex-only flag: the tile turned 120 degrees (pytmx leaves it in the gid)
+GID_MASK = 0x0FFFFFFF
+
+
+def _hex_turns(tmx: Any, pytmx: Any) -> dict[int, tuple[int, int]]:
+    """On hex maps Tiled reads a tile's diagonal flag as a 60-degree turn and a flag of its own as a
+    120-degree one (clockwise, after mirroring); pytmx knows neither (it transposes the picture, or
+    finds none). For each such tile: the gid of the same picture only mirrored, and the turn in
+    sixths of a circle. The mirrored pictures are registered with pytmx and loaded if new."""
+    out: dict[int, tuple[int, int]] = {}
+    before = tmx.maxgid
+    for (tiled_gid, flags), entry in list(tmx.imagemap.items()):
+        gid = entry[0] if isinstance(entry, tuple) else entry
+        sixths = (1 if flags and flags.flipped_diagonally else 0) + (2 if tiled_gid & HEX_120 else 0)
+        if sixths:
+            mirror = pytmx.TileFlags(bool(flags and flags.flipped_horizontally),
+                                     bool(flags and flags.flipped_vertically), False)
+            out[gid] = (tmx.register_gid(tiled_gid & GID_MASK, mirror), sixths)
+    if tmx.maxgid != before:
+        tmx.reload_images()
+    return out
+
+
 def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None) -> tuple[list[DrawOp], Any]:
     """Every visible picture of a Tiled map as draw ops: tile layers (tiles bottom-left aligned in
     their cell, as Tiled's renderers do, plus tileset offsets), image layers and tile objects.
@@ -63,16 +86,25 @@ def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None
     ops: list[DrawOp] = []
     cache: dict[int, tuple[pygame.Surface, int, int] | None] = {}
     tw, th = layout.tw, layout.th
+    turns = _hex_turns(tmx, pytmx) if tmx.orientation == "hexagonal" else {}
 
     def tile(gid: int, opacity: float) -> tuple[pygame.Surface, int, int] | None:
         key = gid if opacity >= 0.999 else -gid - 1_000_000 * round(opacity * 100)
         if key not in cache:
-            img = tmx.get_tile_image_by_gid(gid)
+            base, sixths = turns.get(gid, (gid, 0))
+            img = tmx.get_tile_image_by_gid(base)
             if img is None:
                 cache[key] = None
             else:
-                ts = tmx.get_tileset_from_gid(gid)
+                ts = tmx.get_tileset_from_gid(base)
                 ox, oy = (int(v) for v in getattr(ts, "offset", (0, 0)))
+                if sixths:  # turned about its centre, clockwise (Tiled's hex rotations)
+                    w, h = img.get_size()
+                    clear = pygame.Surface((w, h), pygame.SRCALPHA)  # so the corners it uncovers stay clear
+                    clear.blit(img, (0, 0))
+                    img = pygame.transform.rotate(clear, -60 * sixths)
+                    ox -= (img.get_width() - w) // 2
+                    oy += (img.get_height() - h) // 2
                 cache[key] = (_with_opacity(img, opacity), ox, oy)
         return cache[key]
 
