@@ -152,3 +152,4 @@ def test_hex_tiles_turned_in_tiled_are_drawn_turned(tmp_path: Path) -> None:
     for path in _write_tiny_maps(tmp_path, turned=True)[1:]:
         d = difference(ours(path, ("ground",)), tiled(path, ("ground",), tmp_path / f"{path.stem}.png"))
         assert d < 4.0, f"{path.stem}: mean per-pixel difference {d:.2f}"
+

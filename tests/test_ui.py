@@ -515,3 +515,45 @@ def test_a_bad_encounter_fails_with_its_message_before_any_window_opens(tmp_path
     with pytest.raises(BattlematError, match="no side 'elves'"):
         ui_app.main([str(EXAMPLES / "valtor_lore.toml"), "--side", "elves", "--screenshot", str(tmp_path / "x.png"),
                      "--save-dir", str(tmp_path)])
+
+
+def test_animated_tiles_play_their_frames_and_redraw_only_their_cells(tmp_path: Path) -> None:
+    """A Tiled tile animation (red 100 ms, blue 200 ms) plays on the board's clock; a frame change
+    redraws that cell in the chunk already built, and a still cell is left alone. (Frame 0 is what
+    tmxrasterizer draws: test_render_vs_tiled.)"""
+    sheet = pygame.Surface((96, 32))
+    for i, colour in enumerate([(200, 40, 40), (40, 40, 200), (40, 160, 40)]):
+        sheet.fill(colour, pygame.Rect(32 * i, 0, 32, 32))
+    pygame.image.save(sheet, str(tmp_path / "anim.png"))
+    path = tmp_path / "anim.tmx"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.10" orientation="orthogonal" renderorder="right-down"'
+        ' width="3" height="1" tilewidth="32" tileheight="32" infinite="0">'
+        '<tileset firstgid="1" name="a" tilewidth="32" tileheight="32" tilecount="3" columns="3">'
+        '<image source="anim.png" width="96" height="32"/>'
+        '<tile id="0"><animation><frame tileid="0" duration="100"/><frame tileid="1" duration="200"/>'
+        '</animation></tile>'
+        '</tileset><layer id="1" name="ground" width="3" height="1"><data encoding="csv">1,3,1</data></layer></map>')
+    from battlemat.core.board import Board
+    from battlemat.ui.layout import Layout
+    from battlemat.ui.renderer import MapArt, load_tmx_ops
+
+    pygame.display.init()
+    pygame.display.set_mode((64, 64))
+    lay = Layout(Board(3, 1))
+    ops, _ = load_tmx_ops(path, lay)
+    art = MapArt(lay, ops, background=(0, 0, 0))
+    art.show_grid = art.show_marks = False
+    chunk = art.chunk(0, 0)
+
+    def colours() -> list[tuple[int, int, int]]:
+        return [tuple(chunk.get_at((16 + 32 * x, 16)))[:3] for x in range(3)]
+
+    red, blue, green = (200, 40, 40), (40, 40, 200), (40, 160, 40)
+    assert colours() == [red, green, red]
+    assert art.advance(50) is False  # still the first frame
+    assert art.advance(60) is True and colours() == [blue, green, blue]
+    assert art.advance(150) is False and colours() == [blue, green, blue]
+    assert art.advance(100) is True and colours() == [red, green, red]  # 310 ms: round again
+    still = MapArt(lay, [op for op in ops if not op.frames])
+    assert still.advance(1000) is False  # nothing animated: nothing to redraw

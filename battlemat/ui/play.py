@@ -435,6 +435,7 @@ class PlayScreen(Declaring, BoardView):
         typing = any(isinstance(e, UITextEntryLine) for e in (self.manager.get_focus_set() or ()))
         if (dx or dy) and not typing:  # not while typing a file name
             self.cam.pan(dx * keys.PAN_SPEED * dt, dy * keys.PAN_SPEED * dt)
+        self.art.advance(dt * 1000)  # water ripples, torches flicker: Tiled's tile animations
         if self.player is not None:
             started = self.player.update(dt)
             if started and self.side is not None:

@@ -28,11 +28,30 @@ DATA_LAYERS = ("terrain", "tokens")  # object layers that carry data, not pictur
 
 @dataclass(frozen=True)
 class DrawOp:
-    """One image at a map-pixel position (top-left), in document order."""
+    """One image at a map-pixel position (top-left), in document order. An animated tile also has
+    its frames as (picture, milliseconds); `image` is the first."""
 
     image: pygame.Surface
     x: int
     y: int
+    frames: tuple[tuple[pygame.Surface, int], ...] = ()
+
+    def image_at(self, ms: int) -> pygame.Surface:
+        """The picture shown `ms` milliseconds after the map appeared (Tiled's tile animation)."""
+        if not self.frames:
+            return self.image
+        return self.frames[self.frame_at(ms)][0]
+
+    def frame_at(self, ms: int) -> int:
+        total = sum(d for _, d in self.frames)
+        if total <= 0:
+            return 0
+        t = ms % total
+        for i, (_, d) in enumerate(self.frames):
+            if t < d:
+                return i
+            t -= d
+        return len(self.frames) - 1
 
     @property
     def rect(self) -> pygame.Rect:
@@ -108,6 +127,21 @@ def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None
                 cache[key] = (_with_opacity(img, opacity), ox, oy)
         return cache[key]
 
+    animations: dict[tuple[int, float], tuple[tuple[pygame.Surface, int], ...]] = {}
+
+    def animation(gid: int, opacity: float) -> tuple[tuple[pygame.Surface, int], ...]:
+        """A tile's animation frames from its tileset (pictures of the same tileset, same size), one
+        tuple per tile: the cells that show it change frame together."""
+        if (gid, opacity) not in animations:
+            props = tmx.get_tile_properties_by_gid(gid) or {}
+            frames = []
+            for frame in props.get("frames") or ():
+                t = tile(frame.gid, opacity)
+                if t is not None:
+                    frames.append((t[0], max(1, int(frame.duration))))
+            animations[(gid, opacity)] = tuple(frames) if len(frames) > 1 else ()
+        return animations[(gid, opacity)]
+
     for layer in tmx.layers:
         if not _visible(layer) or (only is not None and layer.name not in only):
             continue
@@ -125,7 +159,8 @@ def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None
                 img, ox, oy = t
                 cx, cy = layout.center((x, y))
                 left, bottom = cx - tw / 2, cy + th / 2
-                ops.append(DrawOp(img, round(left) + ox + lox, round(bottom) - img.get_height() + oy + loy))
+                ops.append(DrawOp(img, round(left) + ox + lox, round(bottom) - img.get_height() + oy + loy,
+                                  animation(gid, opacity)))
         elif isinstance(layer, pytmx.TiledImageLayer):
             if layer.image is not None:
                 ops.append(DrawOp(_with_opacity(layer.image, opacity), lox, loy))
@@ -161,27 +196,83 @@ class MapArt:
         self.rows = max(1, math.ceil(self.height / CHUNK))
         self._buckets: dict[tuple[int, int], list[int]] = {}
         for i, op in enumerate(ops):
-            r = op.rect
-            for cy in range(max(0, r.top // CHUNK), min(self.rows - 1, (r.bottom - 1) // CHUNK) + 1):
-                for cx in range(max(0, r.left // CHUNK), min(self.cols - 1, (r.right - 1) // CHUNK) + 1):
-                    self._buckets.setdefault((cx, cy), []).append(i)
+            for key in self._chunks_of(op.rect):
+                self._buckets.setdefault(key, []).append(i)
         self._chunks: dict[tuple[int, int], pygame.Surface] = {}
         self._scaled: dict[tuple[int, int], pygame.Surface] = {}
         self._scaled_zoom = -1.0
+        self._overlays: dict[tuple[int, int], pygame.Surface | None] = {}
+        self.clock = 0  # milliseconds since the map appeared: tile animations play on it
+        # cells playing the same animation change together: [frames, the cells, frame shown]
+        by_frames: dict[int, list[Any]] = {}
+        for i, op in enumerate(ops):
+            if op.frames:
+                by_frames.setdefault(id(op.frames), [op, [], 0])[1].append(i)
+        self._animations = list(by_frames.values())
 
     # -- building ------------------------------------------------------------------------------
     def invalidate(self) -> None:
         self._chunks.clear()
         self._scaled.clear()
+        self._overlays.clear()
+
+    def advance(self, ms: float) -> bool:
+        """Let `ms` milliseconds of tile animation pass. Only the cells whose frame changed are drawn
+        again, in the chunks already built; True if any did."""
+        if not self._animations:
+            return False
+        self.clock += int(round(ms))
+        dirty: dict[tuple[int, int], list[pygame.Rect]] = {}
+        for anim in self._animations:
+            first, cells, shown = anim
+            now = first.frame_at(self.clock)
+            if now == shown:
+                continue
+            anim[2] = now
+            for i in cells:
+                r = self.ops[i].rect
+                for key in self._chunks_of(r):
+                    if key in self._chunks:
+                        dirty.setdefault(key, []).append(r)
+        for key, rects in dirty.items():
+            self._redraw(key, rects)
+            self._scaled.pop(key, None)
+        return bool(dirty)
+
+    def _chunks_of(self, r: pygame.Rect) -> Iterator[tuple[int, int]]:
+        for cy in range(max(0, r.top // CHUNK), min(self.rows - 1, (r.bottom - 1) // CHUNK) + 1):
+            for cx in range(max(0, r.left // CHUNK), min(self.cols - 1, (r.right - 1) // CHUNK) + 1):
+                yield cx, cy
+
+    def _redraw(self, key: tuple[int, int], rects: list[pygame.Rect]) -> None:
+        """Compose again, in place, the parts of a built chunk under `rects` (map pixels); the whole
+        chunk when many cells changed (a sea of water tiles), in one pass over its pictures."""
+        surf = self._chunks[key]
+        ox, oy = key[0] * CHUNK, key[1] * CHUNK
+        overlay = self._overlays.get(key)
+        if len(rects) > 4:
+            rects = [pygame.Rect(ox, oy, surf.get_width(), surf.get_height())]
+        for r in rects:
+            local = r.move(-ox, -oy).clip(surf.get_rect())
+            surf.set_clip(local)
+            surf.fill(self.background)
+            for i in self._buckets.get(key, ()):
+                op = self.ops[i]
+                if op.rect.colliderect(r):
+                    surf.blit(op.image_at(self.clock), (op.x - ox, op.y - oy))
+            if overlay is not None:
+                surf.blit(overlay, (0, 0))
+            surf.set_clip(None)
 
     def chunk(self, cx: int, cy: int) -> pygame.Surface:
         surf = self._chunks.get((cx, cy))
         if surf is None:
-            surf = self._build(cx, cy, marks=self.show_marks, grid=self.show_grid)
+            surf, self._overlays[(cx, cy)] = self._build(cx, cy, marks=self.show_marks, grid=self.show_grid)
             self._chunks[(cx, cy)] = surf
         return surf
 
-    def _build(self, cx: int, cy: int, marks: bool, grid: bool) -> pygame.Surface:
+    def _build(self, cx: int, cy: int, marks: bool, grid: bool) -> tuple[pygame.Surface, pygame.Surface | None]:
+        """A chunk's picture, and its overlay of terrain marks and grid (kept to redraw animated cells)."""
         ox, oy = cx * CHUNK, cy * CHUNK
         w, h = min(CHUNK, self.width - ox), min(CHUNK, self.height - oy)
         surf = pygame.Surface((max(1, w), max(1, h))).convert()
@@ -193,7 +284,8 @@ class MapArt:
                 pygame.draw.polygon(surf, color, _shift(self.layout.polygon(sq), ox, oy))
         for i in self._buckets.get((cx, cy), ()):
             op = self.ops[i]
-            surf.blit(op.image, (op.x - ox, op.y - oy))
+            surf.blit(op.image_at(self.clock), (op.x - ox, op.y - oy))
+        over = None
         if marks or grid:
             over = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
             if marks:
@@ -203,7 +295,7 @@ class MapArt:
                 for sq in squares:
                     pygame.draw.polygon(over, theme.GRID, _shift(self.layout.polygon(sq), ox, oy), 1)
             surf.blit(over, (0, 0))
-        return surf
+        return surf, over
 
     def _mark(self, surf: pygame.Surface, sq: XY, ox: int, oy: int) -> None:
         """Terrain marks that teach the rules: hatching for difficult squares (M4), an arrow for
@@ -285,7 +377,7 @@ class MapArt:
         out = pygame.Surface((self.width, self.height)).convert()
         for cy in range(self.rows):
             for cx in range(self.cols):
-                out.blit(self._build(cx, cy, marks=marks, grid=grid), (cx * CHUNK, cy * CHUNK))
+                out.blit(self._build(cx, cy, marks=marks, grid=grid)[0], (cx * CHUNK, cy * CHUNK))
         return out
 
 
