@@ -89,8 +89,8 @@ PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
 })
 
 _ORIENTATIONS = ("orthogonal", "hexagonal")
-_GID_MASK = 0x0FFFFFFF  # a gid without Tiled's flip bits and its hex 120-degree rotation bit
-_HEX_120 = 0x10000000  # Tiled's hex 120-degree rotation bit (pytmx leaves it in the gid)
+GID_MASK = 0x0FFFFFFF  # a gid without Tiled's flip bits and its hex 120-degree rotation bit
+HEX_120 = 0x10000000  # Tiled's hex 120-degree rotation bit (pytmx leaves it in the gid)
 
 logging.getLogger("pytmx").addHandler(logging.NullHandler())  # pytmx logs its errors; we raise ours
 
@@ -558,7 +558,7 @@ def _resolve_templates(doc: _Doc) -> None:
             for key, value in tobj.attrib.items():
                 if key == "gid":
                     gid = _int_attr(tobj, "gid", doc, "object", None, str(tpath))
-                    flags, local = gid & ~_GID_MASK, (gid & _GID_MASK) - ts_first
+                    flags, local = gid & ~GID_MASK, (gid & GID_MASK) - ts_first
                     map_first = by_source.get(ts_source or "")
                     if "gid" not in obj.attrib:
                         if map_first is not None:
@@ -861,8 +861,8 @@ class _TerrainReader:
         for (tiled_gid, flags), entry in tmx.imagemap.items():
             gid = entry[0] if isinstance(entry, tuple) else entry
             if tiled_gid and gid and gid < n:
-                raw_of[gid] = tiled_gid & _GID_MASK
-                turned = bool(tiled_gid & _HEX_120)
+                raw_of[gid] = tiled_gid & GID_MASK
+                turned = bool(tiled_gid & HEX_120)
                 if (flags and any(flags)) or turned:
                     fx, fy, fd = (bool(f) for f in flags) if flags else (False, False, False)
                     flip_of[gid] = (fx, fy, fd, turned)
@@ -1032,7 +1032,7 @@ class _TerrainReader:
         gid = obj.get("gid")
         props = list(_properties(obj))
         if gid:  # a tile object starts from its tile's class and properties, as Tiled shows it
-            raw = int(gid) & _GID_MASK
+            raw = int(gid) & GID_MASK
             owner = self._tileset_of(raw)
             if owner:
                 ts, local = owner

@@ -17,6 +17,7 @@ from typing import Any
 import pygame
 
 from battlemat.core.board import DIRECTION_STEPS, Board, directions_text
+from battlemat.io.tiled import GID_MASK, HEX_120
 from battlemat.types import XY
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
@@ -69,10 +70,6 @@ def _with_opacity(image: pygame.Surface, opacity: float) -> pygame.Surface:
     out = image.convert_alpha() if image.get_alpha() is None else image.copy()
     out.set_alpha(round(255 * opacity))
     return out
-
-
-HEX_120 = 0x10000000  # Tiled's hex-only flag: the tile turned 120 degrees (pytmx leaves it in the gid)
-GID_MASK = 0x0FFFFFFF
 
 
 def _hex_turns(tmx: Any, pytmx: Any) -> dict[int, tuple[int, int]]:
