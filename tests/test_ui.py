@@ -519,11 +519,12 @@ def test_a_bad_encounter_fails_with_its_message_before_any_window_opens(tmp_path
 
 def test_animated_tiles_play_their_frames_and_redraw_only_their_cells(tmp_path: Path) -> None:
     """A Tiled tile animation (red 100 ms, blue 200 ms) plays on the board's clock; a frame change
-    redraws that cell in the chunk already built, and a still cell is left alone. (Frame 0 is what
-    tmxrasterizer draws: test_render_vs_tiled.)"""
+    redraws that cell in the chunk already built, and a still cell is left alone. A flipped cell
+    shows every frame flipped, as Tiled does. (Frame 0 is what tmxrasterizer draws: test_render_vs_tiled.)"""
     sheet = pygame.Surface((96, 32))
     for i, colour in enumerate([(200, 40, 40), (40, 40, 200), (40, 160, 40)]):
         sheet.fill(colour, pygame.Rect(32 * i, 0, 32, 32))
+        sheet.fill((255, 255, 255), pygame.Rect(32 * i, 0, 6, 32))  # a white left edge shows flips
     pygame.image.save(sheet, str(tmp_path / "anim.png"))
     path = tmp_path / "anim.tmx"
     path.write_text(
@@ -533,7 +534,8 @@ def test_animated_tiles_play_their_frames_and_redraw_only_their_cells(tmp_path: 
         '<image source="anim.png" width="96" height="32"/>'
         '<tile id="0"><animation><frame tileid="0" duration="100"/><frame tileid="1" duration="200"/>'
         '</animation></tile>'
-        '</tileset><layer id="1" name="ground" width="3" height="1"><data encoding="csv">1,3,1</data></layer></map>')
+        '</tileset><layer id="1" name="ground" width="3" height="1">'
+        '<data encoding="csv">1,3,2147483649</data></layer></map>')  # the last one flipped horizontally
     from battlemat.core.board import Board
     from battlemat.ui.layout import Layout
     from battlemat.ui.renderer import MapArt, load_tmx_ops
@@ -549,11 +551,15 @@ def test_animated_tiles_play_their_frames_and_redraw_only_their_cells(tmp_path: 
     def colours() -> list[tuple[int, int, int]]:
         return [tuple(chunk.get_at((16 + 32 * x, 16)))[:3] for x in range(3)]
 
+    def flipped_edge() -> bool:  # the third cell is flipped horizontally: its white edge on the right
+        white = (255, 255, 255)
+        return tuple(chunk.get_at((64 + 29, 16)))[:3] == white and tuple(chunk.get_at((64 + 2, 16)))[:3] != white
+
     red, blue, green = (200, 40, 40), (40, 40, 200), (40, 160, 40)
-    assert colours() == [red, green, red]
+    assert colours() == [red, green, red] and flipped_edge()
     assert art.advance(50) is False  # still the first frame
-    assert art.advance(60) is True and colours() == [blue, green, blue]
+    assert art.advance(60) is True and colours() == [blue, green, blue] and flipped_edge()
     assert art.advance(150) is False and colours() == [blue, green, blue]
-    assert art.advance(100) is True and colours() == [red, green, red]  # 310 ms: round again
+    assert art.advance(100) is True and colours() == [red, green, red] and flipped_edge()  # 310 ms: round again
     still = MapArt(lay, [op for op in ops if not op.frames])
     assert still.advance(1000) is False  # nothing animated: nothing to redraw

@@ -76,9 +76,8 @@ def _hex_turns(tmx: Any, pytmx: Any) -> dict[int, tuple[int, int]]:
     """On hex maps Tiled reads a tile's diagonal flag as a 60-degree turn and a flag of its own as a
     120-degree one (clockwise, after mirroring); pytmx knows neither (it transposes the picture, or
     finds none). For each such tile: the gid of the same picture only mirrored, and the turn in
-    sixths of a circle. The mirrored pictures are registered with pytmx and loaded if new."""
+    sixths of a circle. The mirrored pictures are registered with pytmx (load them after)."""
     out: dict[int, tuple[int, int]] = {}
-    before = tmx.maxgid
     for (tiled_gid, flags), entry in list(tmx.imagemap.items()):
         gid = entry[0] if isinstance(entry, tuple) else entry
         sixths = (1 if flags and flags.flipped_diagonally else 0) + (2 if tiled_gid & HEX_120 else 0)
@@ -86,8 +85,24 @@ def _hex_turns(tmx: Any, pytmx: Any) -> dict[int, tuple[int, int]]:
             mirror = pytmx.TileFlags(bool(flags and flags.flipped_horizontally),
                                      bool(flags and flags.flipped_vertically), False)
             out[gid] = (tmx.register_gid(tiled_gid & GID_MASK, mirror), sixths)
-    if tmx.maxgid != before:
-        tmx.reload_images()
+    return out
+
+
+def _flagged_frames(tmx: Any, pytmx: Any) -> dict[int, list[tuple[int, int]]]:
+    """pytmx gives a flipped or turned animated tile the frames of the plain tile, where Tiled
+    flips or turns every frame like the cell. For each such cell: its frames as (gid with the
+    cell's flags, milliseconds). The flagged frames are registered with pytmx (load them after)."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for (tiled_gid, flags), entry in list(tmx.imagemap.items()):
+        gid = entry[0] if isinstance(entry, tuple) else entry
+        turned = tiled_gid & HEX_120
+        if not ((flags and any(flags)) or turned):
+            continue
+        frames = (tmx.get_tile_properties_by_gid(gid) or {}).get("frames") or ()
+        if frames:
+            cell_flags = flags or pytmx.TileFlags(False, False, False)
+            out[gid] = [(tmx.register_gid(tmx.tiledgidmap[f.gid] | turned, cell_flags), int(f.duration))
+                        for f in frames]
     return out
 
 
@@ -102,7 +117,11 @@ def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None
     ops: list[DrawOp] = []
     cache: dict[int, tuple[pygame.Surface, int, int] | None] = {}
     tw, th = layout.tw, layout.th
+    before = tmx.maxgid
+    flagged = _flagged_frames(tmx, pytmx)
     turns = _hex_turns(tmx, pytmx) if tmx.orientation == "hexagonal" else {}
+    if tmx.maxgid != before:
+        tmx.reload_images()  # the pictures pytmx did not know it needed
 
     def tile(gid: int, opacity: float) -> tuple[pygame.Surface, int, int] | None:
         key = gid if opacity >= 0.999 else -gid - 1_000_000 * round(opacity * 100)
@@ -131,11 +150,12 @@ def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None
         tuple per tile: the cells that show it change frame together."""
         if (gid, opacity) not in animations:
             props = tmx.get_tile_properties_by_gid(gid) or {}
+            listed = flagged.get(gid) or [(f.gid, int(f.duration)) for f in props.get("frames") or ()]
             frames = []
-            for frame in props.get("frames") or ():
-                t = tile(frame.gid, opacity)
+            for frame_gid, ms in listed:
+                t = tile(frame_gid, opacity)
                 if t is not None:
-                    frames.append((t[0], max(1, int(frame.duration))))
+                    frames.append((t[0], max(1, ms)))
             animations[(gid, opacity)] = tuple(frames) if len(frames) > 1 else ()
         return animations[(gid, opacity)]
 
