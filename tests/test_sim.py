@@ -82,3 +82,14 @@ def test_wilson_at_the_edges_contains_the_observed_rate():
         assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
         lo, hi = wilson(n, n)
         assert lo <= 1.0 <= hi
+
+
+def test_workers_default_to_one_per_core_for_batches_worth_a_pool(monkeypatch):
+    from battlemat.sim import cli as sim_cli
+
+    monkeypatch.setattr(sim_cli.os, "cpu_count", lambda: 4)
+    assert sim_cli.default_workers(20) == 1  # a small batch plays in this process
+    assert sim_cli.default_workers(120) == 2  # about 50 runs per worker at least
+    assert sim_cli.default_workers(10_000) == 4  # one per core
+    monkeypatch.setattr(sim_cli.os, "cpu_count", lambda: None)
+    assert sim_cli.default_workers(10_000) == 1

@@ -22,12 +22,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=int, default=200, help="number of combats to play (default 200)")
     p.add_argument("--seed", type=int, default=None, help="batch seed (default: the encounter's seed)")
     p.add_argument("--dice", default=None, help="dice engine (default: the encounter's)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes on this machine (default 1)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes on this machine (default: one per core from 100 runs up, else 1; "
+                        "the numbers are the same whatever it is)")
     p.add_argument("--max-turns", type=int, default=30, help="stop a combat after this many turns (default 30)")
     p.add_argument("--report", metavar="DIR", default=None, help="write PNG figures and report.json here")
     p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def default_workers(runs: int) -> int:
+    """One worker per core for batches worth the start-up of a process pool (about 100 runs and
+    up); a small batch plays in this process. Results never depend on it (pool.run_batch)."""
+    return max(1, min(os.cpu_count() or 1, runs // 50))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.runs < 1:
         raise BattlematError("--runs must be at least 1")
-    if args.workers < 1:
+    workers = default_workers(args.runs) if args.workers is None else args.workers
+    if workers < 1:
         raise BattlematError("--workers must be at least 1")
     if args.max_turns < 1:
         raise BattlematError("--max-turns must be at least 1")
@@ -57,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         console=console, disable=not show,
     ) as bar:
         task = bar.add_task("runs", total=args.runs)
-        results = run_batch(path, args.runs, seed, dice, args.max_turns, workers=args.workers,
+        results = run_batch(path, args.runs, seed, dice, args.max_turns, workers=workers,
                             dask_scheduler=args.dask_scheduler, progress=lambda n: bar.advance(task, n))
     summary = summarise(enc, results, seed, dice, args.max_turns)
     print_summary(summary)
