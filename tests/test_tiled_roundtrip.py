@@ -27,9 +27,10 @@ TILESETS = sorted((ROOT / "maps").glob("*.tsx"))
 ARRAYS = ("blocked", "difficult", "difficult_dirs", "level", "opaque", "cover", "pit", "hazard", "feature")
 
 
-def tiled(*args: str) -> subprocess.CompletedProcess[str]:
+def tiled(*args: str, program: str = "tiled") -> subprocess.CompletedProcess[str]:
+    """Run Tiled's command line (or its `tmxrasterizer`) headless."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run(["tiled", *args], env=env, capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run([program, *args], env=env, capture_output=True, text=True, timeout=120, check=False)
 
 
 @pytest.mark.parametrize("path", MAPS, ids=lambda p: p.stem)
@@ -103,9 +104,7 @@ def test_M4_turned_hex_tiles_point_where_tiled_draws_them(axis: str, tmp_path: P
         f'<data encoding="csv">{data}</data></layer>\n'
         f'</map>\n')
     out = tmp_path / "turned.png"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.run(["tmxrasterizer", str(path), str(out)], env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+    proc = tiled(str(path), str(out), program="tmxrasterizer")
     assert proc.returncode == 0 and out.is_file(), proc.stderr
     drawn = image.imread(out)
     board = load_map(path)[0]

@@ -92,6 +92,16 @@ _ORIENTATIONS = ("orthogonal", "hexagonal")
 GID_MASK = 0x0FFFFFFF  # a gid without Tiled's flip bits and its hex 120-degree rotation bit
 HEX_120 = 0x10000000  # Tiled's hex 120-degree rotation bit (pytmx leaves it in the gid)
 
+
+def gid_variants(tmx: Any) -> list[tuple[int, int, Any]]:
+    """(pytmx gid, Tiled gid with its hex 120-degree bit, flip flags) for every tile variant pytmx
+    registered: a flipped or turned tile gets a pytmx gid of its own. A list, so the caller may
+    register more variants while walking it."""
+    out = []
+    for (tiled_gid, flags), entry in tmx.imagemap.items():
+        out.append((entry[0] if isinstance(entry, tuple) else entry, tiled_gid, flags))
+    return out
+
 logging.getLogger("pytmx").addHandler(logging.NullHandler())  # pytmx logs its errors; we raise ours
 
 
@@ -858,8 +868,7 @@ class _TerrainReader:
         n = tmx.maxgid
         raw_of = np.zeros(n, np.int64)
         flip_of: dict[int, tuple[bool, bool, bool, bool]] = {}  # x, y, diagonal (hex: 60 degrees), hex 120
-        for (tiled_gid, flags), entry in tmx.imagemap.items():
-            gid = entry[0] if isinstance(entry, tuple) else entry
+        for gid, tiled_gid, flags in gid_variants(tmx):
             if tiled_gid and gid and gid < n:
                 raw_of[gid] = tiled_gid & GID_MASK
                 turned = bool(tiled_gid & HEX_120)

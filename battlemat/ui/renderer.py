@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from battlemat.core.board import DIRECTION_STEPS, Board, directions_text
-from battlemat.io.tiled import GID_MASK, HEX_120
+from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants
 from battlemat.types import XY
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
@@ -78,8 +78,7 @@ def _hex_turns(tmx: Any, pytmx: Any) -> dict[int, tuple[int, int]]:
     finds none). For each such tile: the gid of the same picture only mirrored, and the turn in
     sixths of a circle. The mirrored pictures are registered with pytmx (load them after)."""
     out: dict[int, tuple[int, int]] = {}
-    for (tiled_gid, flags), entry in list(tmx.imagemap.items()):
-        gid = entry[0] if isinstance(entry, tuple) else entry
+    for gid, tiled_gid, flags in gid_variants(tmx):
         sixths = (1 if flags and flags.flipped_diagonally else 0) + (2 if tiled_gid & HEX_120 else 0)
         if sixths:
             mirror = pytmx.TileFlags(bool(flags and flags.flipped_horizontally),
@@ -93,8 +92,7 @@ def _flagged_frames(tmx: Any, pytmx: Any) -> dict[int, list[tuple[int, int]]]:
     flips or turns every frame like the cell. For each such cell: its frames as (gid with the
     cell's flags, milliseconds). The flagged frames are registered with pytmx (load them after)."""
     out: dict[int, list[tuple[int, int]]] = {}
-    for (tiled_gid, flags), entry in list(tmx.imagemap.items()):
-        gid = entry[0] if isinstance(entry, tuple) else entry
+    for gid, tiled_gid, flags in gid_variants(tmx):
         turned = tiled_gid & HEX_120
         if not ((flags and any(flags)) or turned):
             continue
