@@ -25,9 +25,11 @@ class Encounter:
     turns: tuple[tuple[Intent, ...], ...] = ()
     board: Any = None  # a battlemat.core.board.Board once a map is loaded
     by_id: Mapping[CharId, Character] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+    ids: tuple[CharId, ...] = field(default=(), init=False, repr=False, compare=False)  # in declaration order
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", MappingProxyType({c.id: c for c in self.characters}))
+        object.__setattr__(self, "ids", tuple(c.id for c in self.characters))
 
     def character(self, cid: CharId) -> Character:
         return self.by_id[cid]

@@ -15,6 +15,7 @@ The UI preview, the `reach` command and the resolver all call `reach()` / `follo
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -987,6 +988,11 @@ def context_for(enc: Any, chars: Mapping[CharId, Any], who: CharId,
     return side_context(enc, chars, enc.by_id[who].side, sticky_uses, who)
 
 
+@functools.lru_cache(maxsize=1024)
+def _occupant(name: str, friend: bool) -> Occupant:
+    return Occupant(name, friend)  # values: one object per (name, side) serves every context
+
+
 def side_context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: Mapping[CharId, str] | None = None,
                  who: CharId | None = None) -> Context:
     """The same for any mover of `side` (but `who`): a mover's own square never counts (M10), so
@@ -997,7 +1003,7 @@ def side_context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: 
         st = chars.get(c.id)
         if c.id == who or st is None or st.at is None or not st.active:
             continue
-        occ.setdefault(tuple(st.at), Occupant(c.name, c.side == side))
+        occ.setdefault(tuple(st.at), _occupant(c.name, c.side == side))
         use = (sticky_uses or {}).get(c.id)
         if use is not None and c.side != side:
             sticky.append(StickyFoe(tuple(st.at), c.name, use))

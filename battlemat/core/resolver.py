@@ -100,8 +100,28 @@ def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: 
 def validate_intent(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
     """Check one intent against the rules; return it with canonical skill spelling.
 
-    The UI and the AI call this before a turn is resolved; the resolver calls it again.
+    The UI and the AI call this before a turn is resolved; the resolver calls it again. The answer
+    depends on nothing but the encounter, the state and the intent (all values), so the intents
+    found legal against the last state are remembered: the resolver's check of what the AI or the
+    UI just checked is a look-up. (A whole tuple is swapped at once, so threads never mix states.)
     """
+    global _LAST_VALID
+    last = _LAST_VALID
+    if last[0] is not state or last[1] is not enc:
+        last = _LAST_VALID = (state, enc, {})
+    try:
+        hit = last[2].get(intent)
+    except TypeError:  # an intent built with lists instead of tuples: checked, not remembered
+        return _validate(enc, state, intent)
+    if hit is None:
+        hit = last[2][intent] = _validate(enc, state, intent)
+    return hit
+
+
+_LAST_VALID: tuple[Any, Any, dict[Intent, Intent]] = (None, None, {})
+
+
+def _validate(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
     rules = enc.rules
     who = intent.who
     if who not in enc.by_id:
@@ -309,9 +329,9 @@ class _Turn:
         it = self.intents.get(cid)
         return self.rules.halves[it.use] if it else None
 
-    def order(self) -> list[CharId]:
+    def order(self) -> tuple[CharId, ...]:
         """Declaration order of the encounter: the deterministic order of every loop."""
-        return [c.id for c in self.enc.characters]
+        return self.enc.ids
 
     def enemies(self, a: CharId, b: CharId) -> bool:
         return self.char(a).side != self.char(b).side
