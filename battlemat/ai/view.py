@@ -31,12 +31,14 @@ class Memory:
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
     ratings: dict[tuple[CharId, str], int] = field(default_factory=dict)  # this turn's, by (who, half)
     contexts: dict[str, Any] = field(default_factory=dict)  # this turn's movement.Context, by side
+    foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
 
     def new_turn(self, claimed: set[XY]) -> None:
         """Forget what held for the last decision: squares claimed, ratings, who stands where."""
         self.claimed = claimed
         self.ratings.clear()
         self.contexts.clear()
+        self.foes.clear()
 
 
 @dataclass
@@ -61,7 +63,13 @@ class View:
         return self.enc.board
 
     def enemies(self) -> list[Character]:
-        return [c for c in self.enc.characters if c.side != self.me.side and self.state[c.id].active]
+        side = self.me.side
+        foes = self.memory.foes.get(side)
+        if foes is None:
+            chars = self.state.chars
+            foes = self.memory.foes[side] = tuple(
+                c for c in self.enc.characters if c.side != side and chars[c.id].active)
+        return list(foes)
 
     def allies(self) -> list[Character]:
         return [c for c in self.enc.characters
@@ -89,8 +97,7 @@ class View:
 
     # -- space -----------------------------------------------------------------------------------
     def at(self, c: Character | CharId) -> XY | None:
-        cid = c if isinstance(c, str) else c.id
-        return self.state[cid].at
+        return self.state.chars[c if isinstance(c, str) else c.id].at
 
     def distance(self, a: Character, b: Character) -> int:
         """Squares of walking between two characters (levels and walls count); straight-line
@@ -113,17 +120,13 @@ class View:
         pa, pb = self.at(a), self.at(b)
         if self.board is None or pa is None or pb is None:
             return True
-        from battlemat.core.geometry import adjacent
-
-        return adjacent(self.board, pa, pb)
+        return geometry.adjacent(self.board, pa, pb)
 
     def sees(self, a: Character, b: Character) -> tuple[bool, int]:
         pa, pb = self.at(a), self.at(b)
         if self.board is None or pa is None or pb is None:
             return True, 0
-        from battlemat.core.geometry import sight
-
-        seen, cover, _ = sight(self.board, pa, pb)
+        seen, cover, _ = geometry.sight(self.board, pa, pb)
         return seen, cover
 
     def nearest(self, foes: list[Character]) -> Character | None:

@@ -545,14 +545,18 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     squares = list(map(gr.sqs.__getitem__, nodes))
     costs = dict(zip(squares, cs, strict=True))
     routes: Mapping[XY, tuple[Step, ...]] = _Routes(squares, states, route)
-    extra: list[tuple[int, int, Refusal]] = []
+    keep, off_line = -1, None
     if s.press:
         ended = dict(zip(nodes, zip(cs, devs, states, strict=True), strict=True))
-        costs, routes = _charge(s, gr, mover, ended, costs, routes, lambda j, prio, why: extra.append((j, prio, why)))
+        keep, off_line = _charge(s, gr, mover, ended)
+        end = gr.sq(keep)
+        costs, routes = {end: costs[end]}, {end: routes[end]}
 
     def all_refusals() -> _Log:  # worked out only if someone asks why (_Refusals)
         rlog, ended_log = log()
-        return rlog + extra, ended_log
+        if off_line is not None:  # M7: every other square the search found is off the charge's line
+            rlog = rlog + [(j, -1, off_line) for j in nodes if j != keep]
+        return rlog, ended_log
 
     return _finish(s, gr, mover, A, costs, routes, all_refusals)
 
@@ -784,11 +788,10 @@ class _Routes(Mapping[XY, tuple[Step, ...]]):
         return len(self._states)
 
 
-def _charge(
-    s: _Search, gr: Grid, mover: Mover, ended: dict, costs: dict, routes: Mapping, refuse: Any
-) -> tuple[dict, dict]:
+def _charge(s: _Search, gr: Grid, mover: Mover, ended: dict) -> tuple[int, Refusal]:
     """M7: Press takes the shortest path to a square next to its target, the one closest to the
-    straight line between centres; failing that, the reachable square nearest the target."""
+    straight line between centres; failing that, the reachable square nearest the target.
+    Returns that square's node, and the refusal of every other square the search found."""
     assert mover.target is not None
     t = mover.target
     board = gr.board
@@ -801,12 +804,7 @@ def _charge(
     else:
         d = gr.diagonals
         end = min(ended, key=lambda u: (geometry.distance(board, gr.sq(u), t, d), ended[u][0], ended[u][1], u))
-    keep = gr.sq(end)
-    why = Refusal("M7", f"Press charges {mover.target_name}: straight line only (M7)")
-    for sq in costs:
-        if sq != keep:
-            refuse(gr.node(sq), -1, why)
-    return {keep: costs[keep]}, {keep: routes[keep]}  # type: ignore[dict-item]
+    return end, Refusal("M7", f"Press charges {mover.target_name}: straight line only (M7)")
 
 
 def _finish(s: _Search, gr: Grid, mover: Mover, A: int, costs: dict, routes: Mapping,

@@ -46,36 +46,34 @@ class Rating:
     fixed: int | None = None  # an undefended opposition (C5: item use, Technology) is fixed at 0
     notes: tuple[str, ...] = ()  # rule-tagged words for anything else that shaped this rating
     rules: tuple[str, ...] = field(default=())
+    _numbers: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)  # raw, net, full, value
+
+    def __post_init__(self) -> None:
+        # A rating is read again and again (contests, events, the UI): its numbers are worked out once.
+        raw = sum(m.value for m in self.situational)
+        net = max(-SITUATIONAL_LIMIT, min(SITUATIONAL_LIMIT, raw))
+        full = max(0, self.base + self.equipment + net + self.group + self.talent + self.matchup - self.losses
+                   + sum(m.value for m in self.adjustments))
+        value = self.fixed if self.fixed is not None else (full // 2 if self.halved else full)
+        object.__setattr__(self, "_numbers", (raw, net, full, value))
 
     @property
     def situational_raw(self) -> int:
-        return sum(m.value for m in self.situational)
+        return self._numbers[0]
 
     @property
     def situational_net(self) -> int:
-        raw = self.situational_raw
-        return max(-SITUATIONAL_LIMIT, min(SITUATIONAL_LIMIT, raw))
+        """The situational modifiers summed, clamped to -2..+2 (S6)."""
+        return self._numbers[1]
 
     @property
     def full(self) -> int:
         """The effective rating before any halving, never below 0."""
-        total = (
-            self.base
-            + self.equipment
-            + self.situational_net
-            + self.group
-            + self.talent
-            + self.matchup
-            - self.losses
-            + sum(m.value for m in self.adjustments)
-        )
-        return max(0, total)
+        return self._numbers[2]
 
     @property
     def value(self) -> int:
-        if self.fixed is not None:
-            return self.fixed
-        return self.full // 2 if self.halved else self.full
+        return self._numbers[3]
 
     def with_(self, **changes: object) -> Rating:
         from dataclasses import replace
