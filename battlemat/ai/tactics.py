@@ -90,8 +90,7 @@ def brawler(v: View) -> Intent | None:
 def _danger(v: View, f: Character) -> int:
     """How hard `f` can hit me this turn: its ranged rating if it sees me, its reach rating if it
     can close in (a charge of 3 and a step), else nothing (R1, R4, M1)."""
-    ranged = max(v.rating(f, "Shoot"), v.rating(f, "Throw"))
-    reach = max(v.rating(f, "Melee"), v.rating(f, "Press"), v.rating(f, "Wrestle"))
+    ranged, reach, _ = v.strength(f)
     best = 0
     if ranged and v.sees(f, v.me)[0]:
         best = ranged
@@ -102,7 +101,7 @@ def _danger(v: View, f: Character) -> int:
 
 def _most_dangerous(v: View) -> Character:
     foes = v.enemies()
-    return max(foes, key=lambda f: (_danger(v, f), v.threat(f), -v.enc.characters.index(f)))
+    return max(foes, key=lambda f: (_danger(v, f), v.threat(f), -v.enc.ids.index(f.id)))
 
 
 def _advance(v: View, foe: Character) -> Intent | None:
@@ -225,7 +224,7 @@ def guardian(v: View) -> Intent | None:
         return None
     allies = v.allies()
     if allies:
-        weakest = max(allies, key=lambda a: (v.state[a.id].losses, -v.enc.characters.index(a)))
+        weakest = max(allies, key=lambda a: (v.state[a.id].losses, -v.enc.ids.index(a.id)))
         menacing = [f for f in foes if v.adjacent(f, weakest)]
         if menacing and v.my("Melee") > 0:
             foe = max(menacing, key=v.threat)
@@ -250,7 +249,7 @@ def observer(v: View) -> Intent | None:
         return None
     if v.me.id not in v.memory.opened:
         v.memory.opened.add(v.me.id)
-        strongest = max(foes, key=lambda f: (v.threat(f), -v.enc.characters.index(f)))
+        strongest = max(foes, key=lambda f: (v.threat(f), -v.enc.ids.index(f.id)))
         use = "Perception" if v.my("Perception") >= v.my("Lore") else "Lore"
         if v.my(use) > 0:
             return Intent(v.me.id, use, strongest.id, share=True)

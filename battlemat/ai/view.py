@@ -32,6 +32,7 @@ class Memory:
     ratings: dict[tuple[CharId, str], int] = field(default_factory=dict)  # this turn's, by (who, half)
     contexts: dict[str, Any] = field(default_factory=dict)  # this turn's movement.Context, by side
     foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
+    strength: dict[CharId, tuple[int, int, int]] = field(default_factory=dict)  # this turn's View.strength
 
     def new_turn(self, claimed: set[XY]) -> None:
         """Forget what held for the last decision: squares claimed, ratings, who stands where."""
@@ -39,6 +40,7 @@ class Memory:
         self.ratings.clear()
         self.contexts.clear()
         self.foes.clear()
+        self.strength.clear()
 
 
 @dataclass
@@ -93,7 +95,18 @@ class View:
 
     def threat(self, c: Character) -> int:
         """How dangerous a foe looks: its best attack rating."""
-        return max(self.rating(c, h) for h in ("Melee", "Press", "Shoot", "Throw", "Wrestle"))
+        return self.strength(c)[2]
+
+    def strength(self, c: Character) -> tuple[int, int, int]:
+        """A character's best ranged attack (Shoot, Throw), best reach attack (Melee, Press,
+        Wrestle) and best of all, as `rating` counts them; remembered for the turn being decided."""
+        got = self.memory.strength.get(c.id)
+        if got is None:
+            r = self.rating
+            ranged = max(r(c, "Shoot"), r(c, "Throw"))
+            reach = max(r(c, "Melee"), r(c, "Press"), r(c, "Wrestle"))
+            got = self.memory.strength[c.id] = (ranged, reach, max(ranged, reach))
+        return got
 
     # -- space -----------------------------------------------------------------------------------
     def at(self, c: Character | CharId) -> XY | None:
