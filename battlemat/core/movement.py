@@ -19,7 +19,7 @@ import functools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -489,17 +489,33 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     Results are values, so the last few are remembered per board: the AI's plan, the resolver's
     check of the same intent and the UI's preview ask the same question about the same turn."""
     ctx = _nearby(ctx or Context(), mover)
-    key = (mover, tuple(sorted(ctx.occupants.items())), ctx.sticky, rules.switch("diagonals"),
-           rules.switch("jump_running_m_per_rating"), rules.switch("jump_standing_m_per_rating"))
+    moves_like = _moves_like(mover)
+    key = (moves_like, tuple(sorted(ctx.occupants.items())), () if moves_like[0] == "free" else ctx.sticky,
+           rules.switch("diagonals"), rules.switch("jump_running_m_per_rating"),
+           rules.switch("jump_standing_m_per_rating"))
     memo = _REACH_MEMO.setdefault(board, OrderedDict)
     hit = memo.get(key)
     if hit is not None:
-        return hit
+        return hit if hit.mover == mover else replace(hit, mover=mover)
     result = _reach(board, rules, mover, ctx)
     if len(memo) >= 256:
         memo.popitem(last=False)  # oldest first: a small FIFO is enough within a turn (O(1), unlike a dict's)
     memo[key] = result
     return result
+
+
+def _moves_like(m: Mover) -> tuple[Any, ...]:
+    """What of a mover decides its reach: the skill used matters only as far as the rules tell skills
+    apart (M5 jumps, M6 sticky zones, M7 Press, M8 Provoke, M12 Climb); who moves does not. Block
+    and Dodge from the same square have one reach, and neither minds sticky zones."""
+    use = m.use
+    if use in STICKY_EXEMPT:
+        return ("free", m.at, m.allowance)  # M6: sticky zones do not hold them
+    if use == "Acrobatics" and m.jump_rating > 0:
+        return (use, m.at, m.allowance, m.jump_rating)
+    if use in ("Press", "Provoke") and m.target is not None:
+        return (use, m.at, m.allowance, m.target, m.target_name)
+    return ("Climb" if use == "Climb" else "", m.at, m.allowance)
 
 
 def prepare(rules: Rules) -> None:
