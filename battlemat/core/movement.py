@@ -498,8 +498,8 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     if hit is not None:
         return hit if hit.mover == mover else replace(hit, mover=mover)
     result = _reach(board, rules, mover, ctx)
-    if len(memo) >= 256:
-        memo.popitem(last=False)  # oldest first: a small FIFO is enough within a turn (O(1), unlike a dict's)
+    if len(memo) >= 2048:  # about 8 KB an answer; simulated combats of one encounter ask their first
+        memo.popitem(last=False)  # turns' questions again. Oldest first (O(1), unlike a dict's pop).
     memo[key] = result
     return result
 
