@@ -123,3 +123,23 @@ def test_same_seed_same_ai_choices():
             match.play(intents)
         runs.append(seen)
     assert runs[0] == runs[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**32), st.integers(1, 4),
+       st.sampled_from([0.0, 0.2, 0.8, 1.0]))
+def test_level_change_lookup_matches_looking_around_every_square(w, h, seed, r, raised):
+    """M12: the brawler's 'could a Climb help here?' table (ai.paths.level_changes_near) says yes
+    exactly where some square within r in x and y lies on another level, edges included."""
+    import numpy as np
+
+    from battlemat.ai.paths import level_changes_near
+    from battlemat.core.board import Board
+
+    rng = np.random.default_rng(seed)
+    level = (rng.random((h, w)) < raised).astype(np.int8) * rng.integers(1, 3)  # some squares up 1 or 2
+    board = Board(w, h, level=level)
+    for y in range(h):
+        for x in range(w):
+            around = level[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+            assert level_changes_near(board, (x, y), r) == bool((around != level[y, x]).any()), (x, y)

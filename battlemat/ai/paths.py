@@ -10,11 +10,14 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
+import numpy as np
+
 from battlemat.core import movement
 from battlemat.core.perboard import PerBoard
 from battlemat.types import XY
 
 _FIELDS: PerBoard[dict[tuple[str, XY], list[int]]] = PerBoard()
+_LEVELS: PerBoard[dict[int, Any]] = PerBoard()
 _REVERSE: PerBoard[dict[str, list[list[tuple[int, int]]]]] = PerBoard()
 FAR = 1 << 20
 CLIMB = 3  # a Climb step up or down one level ends the move (M12): about a turn's walking
@@ -71,3 +74,17 @@ def walk_field(board: Any, diagonals: str, goal: XY) -> list[int]:
 def walk(board: Any, diagonals: str, frm: XY, goal: XY) -> int:
     gr = movement.grid(board, diagonals)
     return walk_field(board, diagonals, goal)[gr.node(frm)]
+
+
+def level_changes_near(board: Any, at: XY, r: int) -> bool:
+    """Whether any square within r squares of `at` in x and y lies on another level than `at` (M12).
+    Worked out for the whole board once per radius: where the highest and the lowest level in the
+    window around a square differ."""
+    per = _LEVELS.setdefault(board, dict)
+    varies = per.get(r)
+    if varies is None:
+        level = np.asarray(board.level)
+        edge = np.pad(level, r, mode="edge")  # squares off the map repeat the edge: no change
+        windows = np.lib.stride_tricks.sliding_window_view(edge, (2 * r + 1, 2 * r + 1))
+        varies = per[r] = (windows.max(axis=(2, 3)) != windows.min(axis=(2, 3))).tolist()
+    return bool(varies[at[1]][at[0]])

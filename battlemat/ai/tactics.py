@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from battlemat.ai.paths import level_changes_near
 from battlemat.ai.view import View
 from battlemat.core.character import Character
 from battlemat.core.intents import Intent
@@ -129,10 +130,8 @@ def _climb_may_help(v: View, guard: str) -> bool:
     at = v.at(v.me)
     if at is None or v.my(guard) == 0 or v.allowance("Climb") > v.allowance(guard):
         return True
-    x, y = at
     r = v.allowance("Climb") + 1  # a step moves at most one square each way (hex maps too)
-    level = v.board.level
-    return bool((level[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1] != level[y, x]).any())
+    return level_changes_near(v.board, at, r)
 
 
 def archer(v: View) -> Intent | None:

@@ -173,9 +173,7 @@ class View:
 
     def allowance(self, half: str) -> int:
         """M1-M3: squares `me` may move using `half` this turn."""
-        from battlemat.core.movement import allowance
-
-        return allowance(self.enc.rules, self.me, half, self.st.major)
+        return movement.allowance(self.enc.rules, self.me, half, self.st.major)
 
     def charge_reaches(self, target: Character) -> bool:
         """Whether a Press charge at `target` would end next to it this turn (M7). A charge goes
