@@ -351,13 +351,17 @@ class _Search:
     def __init__(self, gr: Grid, rules: Rules, mover: Mover, ctx: Context) -> None:
         self.gr, self.rules, self.mover, self.ctx = gr, rules, mover, ctx
         self.alternating = gr.diagonals == "alternating"
-        self.occ = {gr.node(sq): o for sq, o in ctx.occupants.items() if gr.board.inside(sq) and sq != mover.at}
+        w, h, here = gr.board.width, gr.board.height, mover.at
+        self.occ = {sq[1] * w + sq[0]: o for sq, o in ctx.occupants.items()
+                    if 0 <= sq[0] < w and 0 <= sq[1] < h and sq != here}  # by node, on the board
         self.zones: list[tuple[frozenset[int], StickyFoe]] = []
         if mover.use not in STICKY_EXEMPT:
             self.zones = [(gr.zone(foe.at), foe) for foe in ctx.sticky]
         self.jumper = mover.use == "Acrobatics" and mover.jump_rating > 0
-        self.run_m = float(rules.switch("jump_running_m_per_rating")) * mover.jump_rating
-        self.stand_m = float(rules.switch("jump_standing_m_per_rating")) * mover.jump_rating
+        self.run_m = self.stand_m = 0.0  # M5: how far it jumps with and without a running start
+        if self.jumper:
+            self.run_m = float(rules.switch("jump_running_m_per_rating")) * mover.jump_rating
+            self.stand_m = float(rules.switch("jump_standing_m_per_rating")) * mover.jump_rating
         self._dev: dict[int, float] = {}
         self.press = mover.use == "Press" and mover.target is not None
         self.provoke = mover.use == "Provoke" and mover.target is not None
@@ -563,8 +567,7 @@ def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
     routes: Mapping[XY, tuple[Step, ...]] = _Routes(squares, states, route)
     keep, off_line = -1, None
     if s.press:
-        ended = dict(zip(nodes, zip(cs, devs, states, strict=True), strict=True))
-        keep, off_line = _charge(s, gr, mover, ended)
+        keep, off_line = _charge(gr, mover, nodes, cs, devs)
         end = gr.sq(keep)
         costs, routes = {end: costs[end]}, {end: routes[end]}
 
@@ -627,13 +630,20 @@ def _compiled(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
     nr, nl, nre = rec[1], rec[2], rec[3]
     p = 4 + 4 * ne  # where the logs start
     q = p + 2 * nr + 2 * nl  # where the states reached start
-    links: dict[int, int] = {}
+    states: list[list[int]] = []  # the states reached and their links, read out on the first route
 
     def route(st: int) -> tuple[Step, ...]:
-        if not links:
-            links.update(zip(found[q:q + nre].tolist(), found[q + nre:q + 2 * nre].tolist(), strict=True))
+        if not states:
+            states.extend((found[q:q + nre].tolist(), found[q + nre:q + 2 * nre].tolist()))
+        reached, links = states
         out: list[Step] = []
-        while (ln := links.get(st, 0)) >> 8:
+        while True:  # a route has a few steps: finding each in the list beats building a table
+            try:
+                ln = links[reached.index(st)]
+            except ValueError:
+                break  # the start
+            if not ln >> 8:
+                break
             lu = st >> 3
             out.append(Step((ox + lu % W, oy + lu // W), (ln >> 1) & 127, (), bool(ln & 1)))
             st = (ln >> 8) - 1
@@ -804,22 +814,24 @@ class _Routes(Mapping[XY, tuple[Step, ...]]):
         return len(self._states)
 
 
-def _charge(s: _Search, gr: Grid, mover: Mover, ended: dict) -> tuple[int, Refusal]:
+def _charge(gr: Grid, mover: Mover, nodes: list[int], costs: list[int], devs: list[float]) -> tuple[int, Refusal]:
     """M7: Press takes the shortest path to a square next to its target, the one closest to the
     straight line between centres; failing that, the reachable square nearest the target.
-    Returns that square's node, and the refusal of every other square the search found."""
+    `nodes` are the squares the search found, with their costs and deviations from the line.
+    Returns the square's node, and the refusal of every other square the search found."""
     assert mover.target is not None
     t = mover.target
-    board = gr.board
     beside = gr.zone(t)  # the squares next to the target
-    near = [u for u in ended if u in beside]
-    if gr.node(mover.at) in near:
-        end = gr.node(mover.at)
+    near = [i for i, u in enumerate(nodes) if u in beside]
+    start = gr.node(mover.at)
+    if any(nodes[i] == start for i in near):
+        end = start
     elif near:
-        end = min(near, key=lambda u: (ended[u][0], ended[u][1], u))
+        end = nodes[min(near, key=lambda i: (costs[i], devs[i], nodes[i]))]
     else:
-        d = gr.diagonals
-        end = min(ended, key=lambda u: (geometry.distance(board, gr.sq(u), t, d), ended[u][0], ended[u][1], u))
+        board, d = gr.board, gr.diagonals
+        end = nodes[min(range(len(nodes)),
+                        key=lambda i: (geometry.distance(board, gr.sq(nodes[i]), t, d), costs[i], devs[i], nodes[i]))]
     return end, Refusal("M7", f"Press charges {mover.target_name}: straight line only (M7)")
 
 
