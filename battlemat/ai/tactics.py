@@ -38,13 +38,14 @@ def _toward(v: View, use: str, target: Character, want_adjacent: bool = True) ->
         return None
 
     field, w = v.walk_field(goal), v.board.width
-
-    def gap(sq: XY) -> int:
-        d = field[sq[1] * w + sq[0]]
-        return abs(d - 1) if want_adjacent else -d
-
-    best = min(dests, key=lambda sq: (gap(sq), dests[sq], sq))
-    if best == here or gap(best) >= gap(here):
+    # the gap left to the goal: one square off it (next to it) or, if not wanted next to it, the farthest
+    if want_adjacent:
+        gap, _, best = min((abs(field[sq[1] * w + sq[0]] - 1), cost, sq) for sq, cost in dests.items())
+        stays = abs(field[here[1] * w + here[0]] - 1)
+    else:
+        gap, _, best = min((-field[sq[1] * w + sq[0]], cost, sq) for sq, cost in dests.items())
+        stays = -field[here[1] * w + here[0]]
+    if best == here or gap >= stays:
         return None  # no square gets closer than where it stands
     return best
 

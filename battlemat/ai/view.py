@@ -33,6 +33,7 @@ class Memory:
     contexts: dict[str, Any] = field(default_factory=dict)  # this turn's movement.Context, by side
     foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
     strength: dict[CharId, tuple[int, int, int]] = field(default_factory=dict)  # this turn's View.strength
+    fields: dict[XY, list[int]] = field(default_factory=dict)  # walking distances by goal, for the match
 
     def new_turn(self, claimed: set[XY]) -> None:
         """Forget what held for the last decision: squares claimed, ratings, who stands where."""
@@ -50,6 +51,10 @@ class View:
     me: Character
     rng: random.Random
     memory: Memory
+    board: Any = field(init=False, repr=False)  # the encounter's board, or None
+
+    def __post_init__(self) -> None:
+        self.board = self.enc.board
 
     # -- who is who ------------------------------------------------------------------------------
     @property
@@ -59,10 +64,6 @@ class View:
     @property
     def turn(self) -> int:
         return self.state.turn
-
-    @property
-    def board(self) -> Any:
-        return self.enc.board
 
     def enemies(self) -> list[Character]:
         side = self.me.side
@@ -126,8 +127,12 @@ class View:
         return self.walk_field(goal)[sq[1] * self.board.width + sq[0]]
 
     def walk_field(self, goal: XY) -> list[int]:
-        """Squares of walking to `goal` from every square, by node (y * width + x)."""
-        return walk_field(self.board, self.enc.rules.switch("diagonals"), goal)
+        """Squares of walking to `goal` from every square, by node (y * width + x). The terrain never
+        changes in a match, so the match's memory keeps every field it was given."""
+        got = self.memory.fields.get(goal)
+        if got is None:
+            got = self.memory.fields[goal] = walk_field(self.board, self.enc.rules.switch("diagonals"), goal)
+        return got
 
     def adjacent(self, a: Character, b: Character) -> bool:
         pa, pb = self.at(a), self.at(b)
