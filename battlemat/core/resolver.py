@@ -1014,7 +1014,8 @@ def _board_movement(t: _Turn) -> None:
             side = t.enc.by_id[cid].side
             if side not in ctxs:
                 ctxs[side] = movement.side_context(t.enc, snapshot, side, sticky)
-                plan_ctxs.setdefault(side, movement.side_context(t.enc, start, side))
+            if side not in plan_ctxs:
+                plan_ctxs[side] = movement.side_context(t.enc, start, side)
             ctx, plan_ctx = ctxs[side], plan_ctxs[side]
             path = [tuple(p) for p in it.path]
             route = movement.plan_route(board, t.rules, mover, ctx, it.to, path, plan_ctx)  # type: ignore[arg-type]
