@@ -83,6 +83,33 @@ def test_C5_exit_escape_talent_extends_block_to_more_attackers():
     assert not of(events, "losses")
 
 
+def test_C5_block_with_no_attacker_named_takes_the_strongest_threat():
+    """[house] Block/Dodge with no attacker named works at full rating against the strongest threat."""
+    _, events = play_data(
+        [char("d", "x", skills={"Block": 4}), char("a1", "y", skills={"Melee": 2}),
+         char("a2", "y", skills={"Press": 4})],
+        [[act("d", "Block"), act("a1", "Melee", "d"), act("a2", "Press", "d")]],
+    )
+    by_att = {c.data["attackers"][0]: c.data["defense"] for c in of(events, "contest")}
+    assert not by_att["a2"]["halved"] and by_att["a2"]["value"] == 4
+    assert by_att["a1"]["halved"] and by_att["a1"]["value"] == 2
+
+
+def test_C5_exit_escape_talent_adds_the_strongest_of_the_other_threats():
+    """The extra threat an Exit/Escape talent point covers is the strongest left, not the first declared."""
+    _, events = play_data(
+        [
+            char("d", "x", skills={"Block": 4, "Exit/Escape": 2}, talents={"Exit/Escape": 1}),
+            char("a1", "y", skills={"Melee": 3}),
+            char("a2", "y", skills={"Press": 2}),
+            char("a3", "y", skills={"Wrestle/Disarm": 4}),
+        ],
+        [[act("d", "Block", "a1"), act("a1", "Melee", "d"), act("a2", "Press", "d"), act("a3", "Wrestle", "d")]],
+    )
+    halved = {c.data["attackers"][0]: c.data["defense"]["halved"] for c in of(events, "contest")}
+    assert halved == {"a1": False, "a2": True, "a3": False}
+
+
 def test_C5_group_is_one_threat_for_block():
     _, events = play_data(
         [char("d", "x", skills={"Dodge": 4}), char("a1", "y", skills={"Melee": 3}),

@@ -361,18 +361,24 @@ class _Turn:
     def _plan_blocks(self) -> None:
         """C5: Block/Dodge works at full rating against one chosen attacker (a group is one
         threat [house]) plus one more threat per point of Exit/Escape talent, strongest first."""
-        threats: dict[CharId, list[tuple[int, int, tuple[str, CharId], list[CharId]]]] = {}
+        threats: dict[CharId, list[_Group]] = {}
         guarding = {cid for cid, it in self.intents.items() if self.rules.halves[it.use].defense == "full_vs_chosen"}
         for g in self.attack_groups(lambda h: True):
-            if g.target not in guarding:
-                continue  # only those who Block or Dodge choose among their threats
-            lead = max(self.attack_rating(m, g.use, g.target, None).value for m in g.members)
-            first = self.order().index(g.members[0])
-            threats.setdefault(g.target, []).append((-lead, first, g.key, g.members))
+            if g.target in guarding:  # only those who Block or Dodge choose among their threats
+                threats.setdefault(g.target, []).append(g)
         for cid, it in self.intents.items():
             if self.rules.halves[it.use].defense != "full_vs_chosen":
                 continue
-            mine = sorted(threats.get(cid, []))
+            extra = self.char(cid).talent("Exit/Escape")
+            groups = threats.get(cid, [])
+            # Strongest first, then the first declared; ranked only when it picks a threat (no attacker
+            # named, or talent for more than one): a rating is worked out with all its parts.
+            rank = len(groups) > 1 and (it.target is None or extra > 0)
+            mine = sorted(
+                (-max(self.attack_rating(m, g.use, g.target, None).value for m in g.members) if rank else 0,
+                 self.order().index(g.members[0]), g.key, g.members)
+                for g in groups
+            )
             chosen: set[tuple[str, CharId]] = set()
             if it.target is not None:
                 chosen |= {key for _, _, key, members in mine if it.target in members}
@@ -380,7 +386,6 @@ class _Turn:
                     chosen = {key for _, _, key, members in mine if members == [it.target]}
             elif mine:
                 chosen.add(mine[0][2])  # no attacker named: the strongest threat [house]
-            extra = self.char(cid).talent("Exit/Escape")
             for _, _, key, _ in mine:
                 if extra <= 0:
                     break
