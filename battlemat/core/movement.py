@@ -19,7 +19,7 @@ import functools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -500,7 +500,9 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     memo = _REACH_MEMO.setdefault(board, OrderedDict)
     hit = memo.get(key)
     if hit is not None:
-        return hit if hit.mover == mover else replace(hit, mover=mover)
+        if hit.mover == mover:
+            return hit
+        return Reach(mover, hit.allowance, hit.costs, hit.routes, hit.refused, hit.hazards)  # the same answer
     result = _reach(board, rules, mover, ctx)
     if len(memo) >= 2048:  # about 8 KB an answer; simulated combats of one encounter ask their first
         memo.popitem(last=False)  # turns' questions again. Oldest first (O(1), unlike a dict's pop).

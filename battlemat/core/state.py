@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from battlemat.types import XY, CharId
@@ -53,7 +53,7 @@ class CharacterState:
         }
 
     def with_(self, **changes: object) -> CharacterState:
-        return replace(self, **changes)  # type: ignore[arg-type]
+        return CharacterState(**{**self.__dict__, **changes})  # type: ignore[arg-type]  # (replace, minus its checks)
 
 
 @dataclass(frozen=True)
