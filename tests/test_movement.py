@@ -169,6 +169,18 @@ def test_M6_cannot_leave_a_sticky_enemy(use, leaves):
         assert rc.refused[(2, 3)] == movement.Refusal("M6", "Orc uses Melee: sticky (M6)")
 
 
+def test_M6_block_and_dodge_share_one_answer_and_each_keeps_its_mover():
+    """Block and Dodge move alike (allowance, and sticky zones never hold them, M6): the remembered
+    answer serves both, sticky foes or not, but each Reach names the mover that asked."""
+    board = board_from(OPEN)
+    block = reach(board, RULES, mover("Block", allow=2), ORC)
+    dodge = reach(board, RULES, Mover("b", "Bo", "Dodge", (3, 3), 2), Context(ORC.occupants))
+    assert dodge.costs is block.costs and (1, 3) in dodge.costs  # one search, and it leaves the Orc
+    assert (block.mover.use, block.mover.who, dodge.mover.use, dodge.mover.who) == ("Block", "a", "Dodge", "b")
+    melee = reach(board, RULES, mover("Melee", allow=2), ORC)
+    assert (1, 3) not in melee.costs  # a sticky-bound mover is never given the free answer
+
+
 def test_M6_becoming_adjacent_during_the_move_holds_the_mover():
     rc = reach(board_from(OPEN), RULES, mover("Melee", at=(1, 3), allow=6), ORC)
     assert (3, 3) in rc.costs
