@@ -99,7 +99,7 @@ def main() -> int:
         kw["enc"] = enc
         orig(self, tmp / "bench.toml", *a, **kw)  # type: ignore[arg-type]
 
-    Session.__init__ = with_enc  # type: ignore[method-assign]
+    Session.__init__ = with_enc  # type: ignore[method-assign,assignment]
     try:
         App.__init__(app, args)
     finally:
@@ -112,7 +112,8 @@ def main() -> int:
     play.choose_skill("Throw")
     rc = play.current_reach()
     far = max(rc.costs, key=lambda sq: (rc.costs[sq], sq)) if rc is not None and rc.costs else (51, 50)
-    play.mouse = tuple(round(v) for v in play.cam.to_screen(*play.layout.center(far)))
+    mx, my = play.cam.to_screen(*play.layout.center(far))
+    play.mouse = (round(mx), round(my))
     for _ in range(20):  # warm up: chunks built and scaled, fonts cached
         app.tick(1 / 60)
 
