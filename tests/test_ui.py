@@ -316,6 +316,17 @@ def test_bad_select_exits_2(tmp_path: Path) -> None:
     assert code == 2
 
 
+def test_bad_target_exits_2_and_names_the_characters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from battlemat.ui import app as ui_app
+
+    shot = tmp_path / "x.png"
+    code = ui_app.main([str(EXAMPLES / "valtor_lore.toml"), "--screenshot", str(shot), "--select", "valtor",
+                        "--use", "Melee", "--target", "nobody", "--save-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and "--target 'nobody': no such character" in err and not shot.exists()
+    assert "Traceback" not in err
+
+
 def test_add_play_arguments_does_not_import_pygame() -> None:
     import subprocess
     import sys

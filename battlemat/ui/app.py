@@ -250,6 +250,10 @@ def run(args: argparse.Namespace) -> int:
                 app.play.choose_skill(half)
                 target = getattr(args, "target", None)
                 if target:
+                    if target not in app.play.enc.by_id:
+                        print(f"battlemat: --target {target!r}: no such character; use one of "
+                              f"{', '.join(app.play.enc.by_id)}", file=sys.stderr)
+                        return 2
                     app.play.set_target(target)
         for _ in range(max(1, int(getattr(args, "frames", 3) or 1))):
             app.tick(1 / 60)
