@@ -154,7 +154,8 @@ class View:
         if not foes:
             return None
         dist = {c.id: self.distance(self.me, c) for c in foes}
-        close = [c for c in foes if dist[c.id] <= min(dist.values()) + 1]
+        closest = min(dist.values())
+        close = [c for c in foes if dist[c.id] <= closest + 1]
         last = self.memory.last_target.get(self.me.id)
         keep = [c for c in close if c.id == last]
         if keep and self.rng.random() < 0.75:
