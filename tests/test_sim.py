@@ -93,3 +93,23 @@ def test_workers_default_to_one_per_core_for_batches_worth_a_pool(monkeypatch):
     assert sim_cli.default_workers(10_000) == 4  # one per core
     monkeypatch.setattr(sim_cli.os, "cpu_count", lambda: None)
     assert sim_cli.default_workers(10_000) == 1
+
+
+def test_batches_hold_the_garbage_collector_back_and_give_its_settings_back():
+    import gc
+
+    from battlemat.sim import pool
+
+    before = gc.get_threshold()
+    seen: list[tuple[int, ...]] = []
+    real = pool.play_one
+    try:
+        pool.play_one = lambda *a: (seen.append(gc.get_threshold()), real(*a))[1]  # type: ignore[assignment]
+        with pytest.raises(ZeroDivisionError), pool.fewer_collections():
+            assert gc.get_threshold()[0] == 10_000
+            raise ZeroDivisionError  # settings come back even when a combat fails
+        assert gc.get_threshold() == before
+        pool.run_chunk(str(ROOT / "maps" / "art_gallery.toml"), [0], 1, "d6", 2)
+    finally:
+        pool.play_one = real  # type: ignore[assignment]
+    assert seen == [(10_000, *before[1:])] and gc.get_threshold() == before

@@ -490,8 +490,9 @@ def _context_key(board: Board, rules: Rules) -> Grid:
 def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) -> Reach:
     """Every square `mover` can end on this turn, and why not for the rest within allowance + 2.
 
-    Results are values, so the last few are remembered per board: the AI's plan, the resolver's
-    check of the same intent and the UI's preview ask the same question about the same turn."""
+    Results are values, so the last 2048 are remembered per board: the AI's plan, the resolver's
+    check of the same intent and the UI's preview ask the same question about the same turn, and
+    movers the rules move alike share an answer (`_moves_like`)."""
     ctx = _nearby(ctx or Context(), mover)
     moves_like = _moves_like(mover)
     key = (moves_like, tuple(sorted(ctx.occupants.items())), () if moves_like[0] == "free" else ctx.sticky,

@@ -40,10 +40,10 @@ def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, ma
 
 @contextmanager
 def fewer_collections(young: int = 10_000) -> Iterator[None]:
-    """Let the cyclic garbage collector wait for `young` new objects instead of 700 while combats
-    are played. A turn makes thousands of short-lived objects that reference counting frees at once;
-    at 700 the collector ran several times a turn to find almost nothing, and cost about 11% of
-    a batch (bench/bench_sim.py). The collector's settings come back afterwards."""
+    """Let the cyclic garbage collector wait for `young` new objects (Python's default is 700) while
+    combats are played. A turn makes thousands of short-lived objects that reference counting frees
+    at once; at 700 the collector ran several times a turn to find almost nothing, and cost about 10%
+    of a batch (bench/bench_sim.py). The collector's settings come back afterwards."""
     old = gc.get_threshold()
     gc.set_threshold(young, *old[1:])
     try:
