@@ -117,3 +117,22 @@ def test_O5_wonder_advance_and_intimidation():
     assert {a.vs for a in m.state["w"].advantages} == {"hurt"}
     c = of(events, "contest", 3)[0].data
     assert c["defense"]["skill"] == "Wonder" and c["defense"]["value"] == 1 and c["attack"]["value"] == 4
+
+
+def test_L3_an_intent_legal_last_turn_is_checked_again_once_its_target_is_defeated():
+    """validate_intent remembers what it found legal against one state; a new state is a new question."""
+    import pytest
+
+    from battlemat.core.errors import IllegalIntent
+    from battlemat.core.intents import Intent
+    from battlemat.core.resolver import validate_intent
+
+    m, _ = play_data([char("a", "x", skills={"Melee": 5}), char("b", "y"), char("c", "x", skills={"Melee": 1})], [])
+    strike = Intent("c", "melee", "b")
+    before = m.state
+    assert validate_intent(m.encounter, before, strike).use == "Melee"  # canonical spelling (S1)
+    m.play([Intent("a", "Melee", "b")])
+    assert m.state["b"].defeated
+    with pytest.raises(IllegalIntent, match="already out of the fight"):
+        validate_intent(m.encounter, m.state, strike)
+    assert validate_intent(m.encounter, before, strike).use == "Melee"  # the old state still allows it
