@@ -95,7 +95,7 @@ def test_workers_default_to_one_per_core_for_batches_worth_a_pool(monkeypatch):
     assert sim_cli.default_workers(10_000) == 1
 
 
-def test_batches_hold_the_garbage_collector_back_and_give_its_settings_back():
+def test_batches_hold_the_garbage_collector_back_and_give_its_settings_back(monkeypatch):
     import gc
 
     from battlemat.sim import pool
@@ -103,13 +103,10 @@ def test_batches_hold_the_garbage_collector_back_and_give_its_settings_back():
     before = gc.get_threshold()
     seen: list[tuple[int, ...]] = []
     real = pool.play_one
-    try:
-        pool.play_one = lambda *a: (seen.append(gc.get_threshold()), real(*a))[1]  # type: ignore[assignment]
-        with pytest.raises(ZeroDivisionError), pool.fewer_collections():
-            assert gc.get_threshold()[0] == 10_000
-            raise ZeroDivisionError  # settings come back even when a combat fails
-        assert gc.get_threshold() == before
-        pool.run_chunk(str(ROOT / "maps" / "art_gallery.toml"), [0], 1, "d6", 2)
-    finally:
-        pool.play_one = real  # type: ignore[assignment]
+    monkeypatch.setattr(pool, "play_one", lambda *a: (seen.append(gc.get_threshold()), real(*a))[1])
+    with pytest.raises(ZeroDivisionError), pool.fewer_collections():
+        assert gc.get_threshold()[0] == 10_000
+        raise ZeroDivisionError  # settings come back even when a combat fails
+    assert gc.get_threshold() == before
+    pool.run_chunk(str(ROOT / "maps" / "art_gallery.toml"), [0], 1, "d6", 2)
     assert seen == [(10_000, *before[1:])] and gc.get_threshold() == before
