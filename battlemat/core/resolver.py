@@ -103,22 +103,29 @@ def validate_intent(enc: Encounter, state: MatchState, intent: Intent) -> Intent
     The UI and the AI call this before a turn is resolved; the resolver calls it again. The answer
     depends on nothing but the encounter, the state and the intent (all values), so the intents
     found legal against the last state are remembered: the resolver's check of what the AI or the
-    UI just checked is a look-up. (A whole tuple is swapped at once, so threads never mix states.)
+    UI just checked is a look-up (`_remembered`).
     """
-    global _LAST_VALID
-    last = _LAST_VALID
-    if last[0] is not state or last[1] is not enc:
-        last = _LAST_VALID = (state, enc, {})
+    valid = _remembered(enc, state)[0]
     try:
-        hit = last[2].get(intent)
+        hit = valid.get(intent)
     except TypeError:  # an intent built with lists instead of tuples: checked, not remembered
         return _validate(enc, state, intent)
     if hit is None:
-        hit = last[2][intent] = _validate(enc, state, intent)
+        hit = valid[intent] = _validate(enc, state, intent)
     return hit
 
 
-_LAST_VALID: tuple[Any, Any, dict[Intent, Intent]] = (None, None, {})
+_LAST: tuple[Any, Any, dict[Intent, Intent], dict[str, movement.Context]] = (None, None, {}, {})
+
+
+def _remembered(enc: Encounter, state: MatchState) -> tuple[dict[Intent, Intent], dict[str, movement.Context]]:
+    """What was worked out against the last state (states are values): the intents found legal, and
+    the start-of-turn context by side. A whole tuple is swapped at once, so threads never mix states."""
+    global _LAST
+    last = _LAST
+    if last[0] is not state or last[1] is not enc:
+        last = _LAST = (state, enc, {}, {})
+    return last[2], last[3]
 
 
 def _validate(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
@@ -241,20 +248,13 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) 
         raise IllegalIntent(who, f"cannot end on {to}: {_bare(refusal.why, refusal.rule)}", refusal.rule, "to")
 
 
-_LAST_CONTEXTS: tuple[Any, Any, dict[str, movement.Context]] = (None, None, {})
-
-
 def _start_context(enc: Encounter, state: MatchState, side: str) -> movement.Context:
     """Who stands where as the turn starts, for any mover of `side` (M10): the same for every intent
-    declared against this state, so it is worked out once per state (states are values; the last
-    one is remembered, and a whole tuple is swapped at once so threads never mix two states)."""
-    global _LAST_CONTEXTS
-    last = _LAST_CONTEXTS
-    if last[0] is not state or last[1] is not enc:
-        last = _LAST_CONTEXTS = (state, enc, {})
-    ctx = last[2].get(side)
+    declared against this state, so it is worked out once per state (`_remembered`)."""
+    contexts = _remembered(enc, state)[1]
+    ctx = contexts.get(side)
     if ctx is None:
-        ctx = last[2][side] = movement.side_context(enc, state.chars, side)
+        ctx = contexts[side] = movement.side_context(enc, state.chars, side)
     return ctx
 
 
