@@ -21,35 +21,34 @@ from typing import Any
 import numpy as np
 
 LEVEL, LEVEL_CLIMB, STICKY = 0, 1, 2
-_compiled: Any = None  # the compiled bucket_search, once numba has been imported (on first use)
+# The compiled search (numba's dispatcher of _bucket_search), once ready() has compiled or loaded it:
+# called directly, as bucket_search(flags, centre, ip, fp, work, small, fwork), with no wrapper between.
+bucket_search: Any = None
 _tried = False
 
 
 def ready() -> bool:
     """True when the compiled search can be used: numba (a well-kept JIT for loops over arrays) is
     imported on first use, so commands that never search don't pay for it."""
-    global _compiled, _tried
+    global bucket_search, _tried
     if not _tried:
         _tried = True
         try:
             import numba
         except ImportError:  # pragma: no cover - only where numba cannot be installed
             return False
-        _compiled = numba.njit(cache=True)(_bucket_search)
-    return _compiled is not None
+        bucket_search = numba.njit(cache=True)(_bucket_search)
+    return bucket_search is not None
 
 
-def bucket_search(*args: Any) -> Any:
-    """Run the compiled search (call ready() first)."""
-    return _compiled(*args)
-
-
-def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ignore[no-untyped-def]
+def _bucket_search(flags, centre, ip, fp, work, small, fwork):  # type: ignore[no-untyped-def]
     """The search of `movement._search` (see there for the rules of one step).
 
-    nbr[node, slot] is the neighbour or -1; flags[node, slot] packs diagonal (1), difficult to enter
-    (2), enterable (4), stairs at either end (8), the step's dx + 1 (<< 4) and dy + 1 (<< 6), and
-    the level change (<< 8); centre[node] is the square's centre (x, y) for a Press line.
+    flags[node, slot] (int16) describes the step to the neighbour in that slot: diagonal (1),
+    difficult to enter (2), enterable (4), stairs at either end (8), the step's dx + 1 (<< 4) and
+    dy + 1 (<< 6), a neighbour is there (256), and the level change, clamped to -2..2 (<< 9); it is
+    0 where the slot has no neighbour. The neighbour is node + dy * width + dx. centre[node] is the
+    square's centre (x, y) for a Press line.
     ip = (map width, x0, y0, allowance, Climb?, alternating diagonals?, Press?, hex map?, number of
     occupants, number of sticky foes) followed by
     each occupant's node and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
@@ -70,10 +69,11 @@ def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ign
     W = 2 * R + 1
     WW = W * W
     S = WW * 8
-    slots = nbr.shape[1]
+    slots = flags.shape[1]
     ox, oy = x0 - R, y0 - R
-    height = nbr.shape[0] // width
-    occ = np.zeros(WW, np.int8)  # per local square: 0 free, 1 ally, 2 enemy
+    height = flags.shape[0] // width
+    occ = small[S + WW:S + 2 * WW]  # per local square: 0 free, 1 ally, 2 enemy
+    occ[:] = 0
     for i in range(n_occ):
         j, kind = ip[10 + 2 * i], ip[11 + 2 * i]
         x, y = j % width - ox, j // width - oy
@@ -85,9 +85,11 @@ def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ign
         fx, fy = at % width, at // width
         if hexmap:
             for k in range(slots):
-                j = nbr[at, k]
-                x, y = j % width - ox, j // width - oy
-                if j >= 0 and 0 <= x < W and 0 <= y < W:
+                fl = flags[at, k]
+                if not fl & 256:
+                    continue
+                x, y = fx + ((fl >> 4) & 3) - 1 - ox, fy + ((fl >> 6) & 3) - 1 - oy
+                if 0 <= x < W and 0 <= y < W:
                     zones[f, y * W + x] = True
         else:
             for dy in range(-1, 2):
@@ -105,6 +107,7 @@ def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ign
     e_node, work = work[:WW], work[WW:]
     e_cost, work = work[:WW], work[WW:]
     e_state, work = work[:WW], work[WW:]
+    gnode, work = work[:WW], work[WW:]  # gnode[local square] = its node on the map, written when first reached
     r_node, work = work[:2 * WW * slots], work[2 * WW * slots:]
     r_code, work = work[:2 * WW * slots], work[2 * WW * slots:]
     l_node, l_ends = work[:4 * WW], work[4 * WW:8 * WW]
@@ -118,6 +121,7 @@ def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ign
     dev[st0] = 0.0  # the scratch space holds the last call's numbers: every state read is written first
     buckets[0, 0] = st0
     blen[0] = 1
+    gnode[R * W + R] = y0 * width + x0
     for c in range(A + 1):
         n = blen[c]
         if press:  # straightest first, a stable insertion sort (M7)
@@ -136,7 +140,7 @@ def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ign
             lu = st >> 3
             par = (st >> 2) & 1
             ends = st & 3
-            u = (oy + lu // W) * width + ox + lu % W
+            u = gnode[lu]
             if occ[lu] == 0 and not ended[lu]:
                 ended[lu] = 1
                 e_node[ne] = u
@@ -154,17 +158,19 @@ def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ign
                 if zones[f, lu]:
                     inzone = True
                     break
+            last = c == A and not inzone  # no step fits any more: only a refused level change is left to log
             for k in range(slots):
-                j = nbr[u, k]
                 fl = flags[u, k]
-                if j < 0 or not fl & 4:
+                if not fl & 4:
+                    continue  # no neighbour there, or not one to enter
+                dl = fl >> 9
+                if last and dl == 0:
                     continue
-                lj = lu + (((fl >> 6) & 3) - 1) * W + ((fl >> 4) & 3) - 1
+                dx, dy = ((fl >> 4) & 3) - 1, ((fl >> 6) & 3) - 1
+                lj = lu + dy * W + dx
                 if occ[lj] == 2:
                     continue
-                dl = fl >> 8
-                if c == A and not inzone and dl == 0:
-                    continue  # no step fits any more: only a refused level change is left to log
+                j = u + dy * width + dx
                 nends = 1 if fl & 2 else 0
                 if dl != 0:
                     if (dl == 1 or dl == -1) and fl & 8:
@@ -209,6 +215,7 @@ def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ign
                         cost[ns] = nc
                         dev[ns] = d
                         link[ns] = (st + 1) << 8 | nc << 1 | diag
+                        gnode[lj] = j
                         buckets[nc, blen[nc]] = ns
                         blen[nc] += 1
                     elif nc == old and d < dev[ns]:
@@ -220,6 +227,7 @@ def _bucket_search(nbr, flags, centre, ip, fp, work, small, fwork):  # type: ign
                         nre += 1
                     cost[ns] = nc
                     link[ns] = (st + 1) << 8 | nc << 1 | diag
+                    gnode[lj] = j
                     buckets[nc, blen[nc]] = ns
                     blen[nc] += 1
     out = np.empty(4 + 4 * ne + 2 * nr + 2 * nl + 2 * nre, np.int64)
@@ -239,4 +247,4 @@ def work_size(A: int, slots: int) -> tuple[int, int, int]:
     """Sizes of the int64, int16 and float64 scratch arrays of bucket_search for allowance A."""
     WW = (2 * A + 3) ** 2
     S = 8 * WW
-    return 2 * S + (A + 1) * (S + 1) + 3 * WW + 4 * WW * slots + 8 * WW, S + WW, S + WW
+    return 2 * S + (A + 1) * (S + 1) + 4 * WW + 4 * WW * slots + 8 * WW, S + 2 * WW, S + WW

@@ -18,10 +18,10 @@ from __future__ import annotations
 import functools
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -83,8 +83,9 @@ class Route:
         return tuple(s for s in self.steps if s.over)
 
 
-@dataclass(frozen=True)
-class Mover:
+# The values below are made for every query, the AI's and the resolver's included, and the memo
+# hashes them: named tuples are made, hashed and compared in C, frozen dataclasses in Python.
+class Mover(NamedTuple):
     """Who moves and with what: the mover's side of the weight function."""
 
     who: CharId
@@ -97,29 +98,29 @@ class Mover:
     target_name: str = ""
 
 
-@dataclass(frozen=True)
-class Occupant:
+class Occupant(NamedTuple):
     name: str
     friend: bool  # allies pass through each other, enemies do not (M10)
 
 
-@dataclass(frozen=True)
-class StickyFoe:
+class StickyFoe(NamedTuple):
     at: XY
     name: str
     use: str  # Melee or Wrestle (M6)
 
 
-@dataclass(frozen=True)
-class Context:
+_NOBODY: Mapping[XY, Occupant] = MappingProxyType({})
+_NO_HAZARDS: Mapping[XY, Hazard] = MappingProxyType({})
+
+
+class Context(NamedTuple):
     """Per-turn facts: who stands where (other than the mover) and sticky enemies (M6, M10)."""
 
-    occupants: Mapping[XY, Occupant] = field(default_factory=lambda: MappingProxyType({}))
+    occupants: Mapping[XY, Occupant] = _NOBODY
     sticky: tuple[StickyFoe, ...] = ()
 
 
-@dataclass(frozen=True)
-class Reach:
+class Reach(NamedTuple):
     """Every square the mover can end on, with cost and route; for the other squares within
     allowance + 2, the reason it cannot (rule ID and words)."""
 
@@ -128,7 +129,7 @@ class Reach:
     costs: Mapping[XY, int]
     routes: Mapping[XY, tuple[Step, ...]]
     refused: Mapping[XY, Refusal]
-    hazards: Mapping[XY, Hazard] = field(default_factory=lambda: MappingProxyType({}))
+    hazards: Mapping[XY, Hazard] = _NO_HAZARDS
 
     @property
     def reachable(self) -> Mapping[XY, int]:
@@ -144,6 +145,9 @@ class Reach:
 
     def why_not(self, sq: XY) -> Refusal:
         return self.refused.get(sq, Refusal("M1", f"beyond the allowance of {self.allowance} squares (M1)"))
+
+
+_new_reach = tuple.__new__  # Reach's own __new__ parses its arguments in Python: a query makes one from all six
 
 
 # -- allowance (M1, M2, M3) -------------------------------------------------------------------------
@@ -188,29 +192,28 @@ class Grid:
     sqs: list[XY] = field(default_factory=list)  # node -> square
     _arrays: tuple[Any, ...] | None = None
     work: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # allowance -> kernel scratch space
+    memo: OrderedDict[tuple[Any, ...], Reach] = field(default_factory=OrderedDict)  # reach's answers (oldest first)
     hexmap: bool = False
 
     rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
     zones: dict[XY, frozenset[int]] = field(default_factory=dict)
 
     def arrays(self) -> tuple[Any, ...]:
-        """The arrays of the compiled search (kernel.bucket_search): neighbour and packed step flags
-        by (node, slot), and centres by node. Built on first use."""
+        """The arrays of the compiled search (kernel.bucket_search): the packed step flags by (node,
+        slot), and centres by node. Built on first use."""
         if self._arrays is None:
             n = len(self.nbr)
-            sqs = self.sqs
+            sqs, level = self.sqs, self.level
             flags = [
-                [((self.level[j] - self.level[i]) << 8) + ((sqs[j][1] - sqs[i][1] + 1) << 6)
+                [(max(-2, min(2, level[j] - level[i])) << 9) + 256 + ((sqs[j][1] - sqs[i][1] + 1) << 6)
                  + ((sqs[j][0] - sqs[i][0] + 1) << 4) + 8 * (self.stairs[i] or self.stairs[j])
                  + 4 * (not (self.blocked[j] or self.pit[j]))
                  + 2 * self.hard[i][k] + self.diag[i][k] if j >= 0 else 0 for k, j in enumerate(row)]
                 for i, row in enumerate(self.nbr)
             ]
             centres = [geometry.centre(self.board, self.sqs[i]) for i in range(n)]
-            shape = (n, self.slots)
             self._arrays = (
-                np.array(self.nbr, np.int32).reshape(shape), np.array(flags, np.int32).reshape(shape),
-                np.array(centres, np.float64).reshape((n, 2)),
+                np.array(flags, np.int16).reshape((n, self.slots)), np.array(centres, np.float64).reshape((n, 2)),
             )
         return self._arrays
 
@@ -295,9 +298,16 @@ def _slot_steps(board: Board, sq: XY, diagonals: str) -> list[tuple[XY | None, b
 
 def grid(board: Board, diagonals: str = "alternating") -> Grid:
     """The cached movement graph and arrays of `board` (built on first use, once per setting)."""
+    per_board = _GRIDS.get(board)
+    if per_board is not None:
+        gr = per_board.get(diagonals)
+        if gr is not None:
+            return gr
+    return _build_grid(board, diagonals)
+
+
+def _build_grid(board: Board, diagonals: str) -> Grid:
     per_board = _GRIDS.setdefault(board, dict)
-    if diagonals in per_board:
-        return per_board[diagonals]
     g = build_graph(board, diagonals)
     slots = 6 if geometry.is_hex(board) else (4 if diagonals == "manhattan" else 8)
     n = board.width * board.height
@@ -340,6 +350,13 @@ _ENDS = {1: Refusal("M4", "difficult terrain ends the move (M4)"),
          2: Refusal("M12", "a Climb step up or down ends the move (M12)")}
 
 
+def _charge_line(board: Board, mover: Mover) -> tuple[float, float, float, float, float]:
+    """M7: the straight line from the mover's centre to its target's (ax, ay, bx, by, length)."""
+    assert mover.target is not None
+    (ax, ay), (bx, by) = geometry.centre(board, mover.at), geometry.centre(board, mover.target)
+    return ax, ay, bx, by, math.hypot(bx - ax, by - ay) or 1.0
+
+
 def sticky_refusal(foe: StickyFoe) -> Refusal:
     """Why a step out of `foe`'s reach is refused (M6)."""
     return Refusal("M6", f"{foe.name} uses {foe.use}: sticky (M6)")
@@ -365,13 +382,12 @@ class _Search:
         self._dev: dict[int, float] = {}
         self.press = mover.use == "Press" and mover.target is not None
         self.provoke = mover.use == "Provoke" and mover.target is not None
-        if self.press or self.provoke:
-            assert mover.target is not None
-            self.a = geometry.centre(gr.board, mover.at)
-            self.b = geometry.centre(gr.board, mover.target)
         self.length = 1.0  # of the line a Press charge follows (M7)
-        if self.press:
-            self.length = math.hypot(self.b[0] - self.a[0], self.b[1] - self.a[1]) or 1.0
+        if self.press or self.provoke:
+            ax, ay, bx, by, length = _charge_line(gr.board, mover)
+            self.a, self.b = (ax, ay), (bx, by)
+            if self.press:
+                self.length = length
 
     def forbid(self) -> dict[int, dict[int, Refusal]]:
         """M6 as a table: zone square -> {neighbour outside the zone: refusal}; the first foe wins.
@@ -483,46 +499,61 @@ class _Search:
         return out
 
 
-def _context_key(board: Board, rules: Rules) -> Grid:
+def _grid_for(board: Board, rules: Rules) -> Grid:
     return grid(board, str(rules.switch("diagonals")))
+
+
+_ALONE = Context()
+MEMO_SIZE = 2048  # answers kept per board, about 8 KB each: a batch of combats asks its first turns' questions again
 
 
 def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) -> Reach:
     """Every square `mover` can end on this turn, and why not for the rest within allowance + 2.
 
-    Results are values, so the last 2048 are remembered per board: the AI's plan, the resolver's
-    check of the same intent and the UI's preview ask the same question about the same turn, and
-    movers the rules move alike share an answer (`_moves_like`)."""
-    ctx = _nearby(ctx or Context(), mover)
-    moves_like = _moves_like(mover)
-    key = (moves_like, tuple(sorted(ctx.occupants.items())), () if moves_like[0] == "free" else ctx.sticky,
-           rules.switch("diagonals"), rules.switch("jump_running_m_per_rating"),
-           rules.switch("jump_standing_m_per_rating"))
-    memo = _REACH_MEMO.setdefault(board, OrderedDict)
+    Results are values, so the last MEMO_SIZE are remembered per board: the AI's plan, the
+    resolver's check of the same intent and the UI's preview ask the same question about the same
+    turn, and movers the rules move alike share an answer. The question is:
+    - what of the mover decides its reach: the skill used matters only as far as the rules tell
+      skills apart (M5 jumps, M6 sticky zones, M7 Press, M8 Provoke, M12 Climb); who moves does
+      not, so Block and Dodge from the same square have one reach, and neither minds sticky zones;
+    - who stands within reach of the move: an occupant or a sticky foe farther than allowance + 2
+      squares in x or y cannot change the answer (a step moves at most one square each way, on hex
+      maps too), and the mover's own square never counts (M10).
+    (Called for every intent the AI weighs: the look-up is written out here, without helper calls.)"""
+    diagonals = rules.switches["diagonals"].value
+    per_board = _GRIDS.by_id.get(id(board))
+    gr = per_board.get(diagonals) if per_board is not None else None
+    if gr is None:
+        gr = grid(board, str(diagonals))
+    occupants, sticky = ctx or _ALONE
+    use, here, A = mover.use, mover.at, mover.allowance
+    x0, y0 = here
+    r = A + 2 + (1 if mover.jump_rating else 0)
+    near = [(sq, o) for sq, o in occupants.items() if -r <= sq[0] - x0 <= r and -r <= sq[1] - y0 <= r and sq != here]
+    if len(near) > 1:
+        near.sort()
+    held: tuple[StickyFoe, ...] = ()
+    if use in STICKY_EXEMPT:
+        like: tuple[Any, ...] = ("free", here, A)  # M6: sticky zones do not hold them
+    else:
+        held = tuple([f for f in sticky if -r <= f.at[0] - x0 <= r and -r <= f.at[1] - y0 <= r])
+        if use == "Acrobatics" and mover.jump_rating > 0:
+            like = (use, here, A, mover.jump_rating, rules.switch("jump_running_m_per_rating"),
+                    rules.switch("jump_standing_m_per_rating"))
+        elif (use == "Press" or use == "Provoke") and mover.target is not None:
+            like = (use, here, A, mover.target, mover.target_name)
+        else:
+            like = ("Climb" if use == "Climb" else "", here, A)
+    key = (like, tuple(near), held)
+    memo = gr.memo
     hit = memo.get(key)
     if hit is not None:
-        if hit.mover == mover:
-            return hit
-        return Reach(mover, hit.allowance, hit.costs, hit.routes, hit.refused, hit.hazards)  # the same answer
-    result = _reach(board, rules, mover, ctx)
-    if len(memo) >= 2048:  # about 8 KB an answer; simulated combats of one encounter ask their first
-        memo.popitem(last=False)  # turns' questions again. Oldest first (O(1), unlike a dict's pop).
+        return hit if hit.mover == mover else hit._replace(mover=mover)  # the same answer, for this mover
+    result = _search_reach(gr, rules, mover, key[1], held)
+    if len(memo) >= MEMO_SIZE:
+        memo.popitem(last=False)  # oldest first (O(1), unlike a dict's pop)
     memo[key] = result
     return result
-
-
-def _moves_like(m: Mover) -> tuple[Any, ...]:
-    """What of a mover decides its reach: the skill used matters only as far as the rules tell skills
-    apart (M5 jumps, M6 sticky zones, M7 Press, M8 Provoke, M12 Climb); who moves does not. Block
-    and Dodge from the same square have one reach, and neither minds sticky zones."""
-    use = m.use
-    if use in STICKY_EXEMPT:
-        return ("free", m.at, m.allowance)  # M6: sticky zones do not hold them
-    if use == "Acrobatics" and m.jump_rating > 0:
-        return (use, m.at, m.allowance, m.jump_rating)
-    if use in ("Press", "Provoke") and m.target is not None:
-        return (use, m.at, m.allowance, m.target, m.target_name)
-    return ("Climb" if use == "Climb" else "", m.at, m.allowance)
 
 
 def prepare(rules: Rules) -> None:
@@ -533,112 +564,167 @@ def prepare(rules: Rules) -> None:
         _reach(Board(3, 3), rules, Mover("", "", "Exit", (1, 1), 1), Context())
 
 
-def _nearby(ctx: Context, mover: Mover) -> Context:
-    """Only who stands within reach of this move matters: an occupant or a sticky foe farther than
-    allowance + 2 squares in x or y cannot change the answer (a step moves at most one square
-    each way, on hex maps too). Dropping them, and the mover's own square (M10), makes equal
-    questions look equal to the memo."""
-    r = mover.allowance + 2 + (1 if mover.jump_rating else 0)
-    x0, y0 = here = mover.at
-    occ = {sq: o for sq, o in ctx.occupants.items() if abs(sq[0] - x0) <= r and abs(sq[1] - y0) <= r and sq != here}
-    sticky = tuple(f for f in ctx.sticky if abs(f.at[0] - x0) <= r and abs(f.at[1] - y0) <= r)
-    if len(occ) == len(ctx.occupants) and len(sticky) == len(ctx.sticky):
-        return ctx
-    return Context(MappingProxyType(occ), sticky)
-
-
-_REACH_MEMO: PerBoard[OrderedDict[tuple[Any, ...], Reach]] = PerBoard()
-
-
 def forget(board: Board) -> None:
     """Drop the remembered answers for `board` (benchmarks measure the search itself)."""
-    _REACH_MEMO.pop(board)
+    for gr in (_GRIDS.get(board) or {}).values():
+        gr.memo.clear()
 
 
 def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
-    gr = _context_key(board, rules)
-    s = _Search(gr, rules, mover, ctx)
-    A = mover.allowance
+    """The answer searched afresh (reach() remembers it)."""
+    return _search_reach(_grid_for(board, rules), rules, mover, tuple(ctx.occupants.items()), ctx.sticky)
+
+
+_Occupants = Sequence[tuple[XY, Occupant]]  # (square, occupant) pairs
+
+
+def _search_reach(gr: Grid, rules: Rules, mover: Mover, occupants: _Occupants, sticky: tuple[StickyFoe, ...]) -> Reach:
+    A, use = mover.allowance, mover.use
+    zones = () if use in STICKY_EXEMPT else sticky
     # The compiled search (kernel) when it covers the move; jumps (M5) and Provoke (M8) use the reference.
-    compiled = not s.jumper and not s.provoke and A < 128 and kernel.ready()  # (a link keeps a cost in 7 bits)
-    if compiled and s.zones:
-        compiled = all(board.inside(f.at) for _, f in s.zones)
-    found = _compiled if compiled else _reference
-    nodes, cs, devs, states, route, log = found(gr, s, mover, A)
-    squares = list(map(gr.sqs.__getitem__, nodes))
-    costs = dict(zip(squares, cs, strict=True))
-    routes: Mapping[XY, tuple[Step, ...]] = _Routes(squares, states, route)
-    keep, off_line = -1, None
-    if s.press:
-        keep, off_line = _charge(gr, mover, nodes, cs, devs)
+    jumper = use == "Acrobatics" and mover.jump_rating > 0
+    provoke = use == "Provoke" and mover.target is not None
+    compiled = not jumper and not provoke and A < 128 and (kernel.bucket_search is not None or kernel.ready())
+    if compiled and zones:
+        inside = gr.board.inside
+        compiled = all(inside(f.at) for f in zones)
+    found: _Found
+    if compiled:
+        found = _Compiled(gr, mover, occupants, zones)  # (A < 128: a link keeps a cost in 7 bits)
+    else:
+        found = _Reference(gr, _Search(gr, rules, mover, Context(dict(occupants), sticky)), mover, A)
+    nodes, sqs = found.nodes, gr.sqs
+    costs = {sqs[j]: c for j, c in zip(nodes, found.costs, strict=True)}  # (faster than dict(zip(...)))
+    routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found)
+    charge = None
+    if use == "Press" and mover.target is not None:
+        keep, off_line = _charge(gr, mover, nodes, found.costs, found.devs())
         end = gr.sq(keep)
-        costs, routes = {end: costs[end]}, {end: routes[end]}
-
-    def all_refusals() -> _Log:  # worked out only if someone asks why (_Refusals)
-        rlog, ended_log = log()
-        if off_line is not None:  # M7: every other square the search found is off the charge's line
-            rlog = rlog + [(j, -1, off_line) for j in nodes if j != keep]
-        return rlog, ended_log
-
-    return _finish(s, gr, mover, A, costs, routes, all_refusals)
-
-
-# The squares a move can end on in the order found (nodes, costs, deviations, search states),
-# the route to a state, and the refusal log (built when asked for).
-_Found = tuple[list[int], list[int], list[float], list[int], Callable[[int], tuple[Step, ...]], Callable[[], "_Log"]]
+        costs, routes, charge = {end: costs[end]}, {end: routes[end]}, (keep, off_line)
+    hazards = _NO_HAZARDS
+    board = gr.board
+    if board.hazards:
+        spots = {}
+        for sq in costs:
+            h = board.hazard[sq[1], sq[0]]
+            if h >= 0:
+                spots[sq] = board.hazards[int(h)]
+        hazards = MappingProxyType(spots)
+    refused = _Refusals(gr, mover, costs, occupants, found, charge)
+    return _new_reach(Reach, (mover, A, MappingProxyType(costs), routes, refused, hazards))  # (Reach(...), faster)
 
 
-def _reference(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
+class _Found:
+    """What a search found: the squares a move can end on in the order found (nodes, with their
+    costs), and, worked out only when asked for, their search states and deviations from a
+    charge's line (M7), the route to a state, and the refusal log."""
+
+    __slots__ = ()
+    nodes: list[int]
+    costs: list[int]
+
+    def devs(self) -> list[float]:
+        raise NotImplementedError
+
+    def states(self) -> list[int]:
+        raise NotImplementedError
+
+    def route(self, st: int) -> tuple[Step, ...]:
+        raise NotImplementedError
+
+    def log(self) -> _Log:
+        raise NotImplementedError
+
+
+class _Reference(_Found):
     """The search in Python (`_search`): every mover, jumps and Provoke included."""
-    # Refusals are logged cheaply during the search and sorted out only if someone asks why.
-    rlog: list[tuple[int, int, Refusal]] = []
-    ended_log: list[tuple[int, int]] = []  # (node, ends code): its neighbours are refused by M4/M12
-    cost, _dev, parent, ended = _search(gr, s, mover, A, rlog, ended_log)
 
-    def route(st: int) -> tuple[Step, ...]:
+    __slots__ = ("gr", "nodes", "costs", "_ended", "_cost", "_parent", "_rlog", "_ended_log")
+
+    def __init__(self, gr: Grid, s: _Search, mover: Mover, A: int) -> None:
+        # Refusals are logged cheaply during the search and sorted out only if someone asks why.
+        self._rlog: list[tuple[int, int, Refusal]] = []
+        self._ended_log: list[tuple[int, int]] = []  # (node, ends code): its neighbours are refused by M4/M12
+        self._cost, _dev, self._parent, ended = _search(gr, s, mover, A, self._rlog, self._ended_log)
+        self.gr, self._ended = gr, list(ended.values())
+        self.nodes, self.costs = list(ended), [c for c, _, _ in self._ended]
+
+    def devs(self) -> list[float]:
+        return [d for _, d, _ in self._ended]
+
+    def states(self) -> list[int]:
+        return [st for _, _, st in self._ended]
+
+    def route(self, st: int) -> tuple[Step, ...]:
         out: list[Step] = []
+        sq, parent = self.gr.sq, self._parent
         while st in parent:
             prev, crossed, diag = parent[st]
-            out.append(Step(gr.sq(st >> 7), cost[st], tuple(gr.sq(x) for x in crossed), diag))
+            out.append(Step(sq(st >> 7), self._cost[st], tuple(sq(x) for x in crossed), diag))
             st = prev
         return tuple(reversed(out))
 
-    cds = list(ended.values())
-    return (list(ended), [c for c, _, _ in cds], [d for _, d, _ in cds], [st for _, _, st in cds], route,
-            lambda: (rlog, ended_log))
+    def log(self) -> _Log:
+        return self._rlog, self._ended_log
 
 
 _NO_LINE = np.array((0.0, 0.0, 0.0, 0.0, 1.0))
 
 
-def _compiled(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
-    """The same search compiled (`kernel.bucket_search`) in a window of radius A + 1 around the mover."""
-    R = A + 1
-    W = 2 * R + 1
-    x0, y0 = mover.at
-    ox, oy = x0 - R, y0 - R  # the window's corner
-    ip = [gr.board.width, x0, y0, A, mover.use == "Climb", s.alternating, s.press, gr.hexmap, len(s.occ), len(s.zones)]
-    for j, o in s.occ.items():
-        ip += (j, 1 if o.friend else 2)
-    for _, foe in s.zones:
-        ip.append(foe.at[1] * gr.board.width + foe.at[0])
-    fp = np.array((*s.a, *s.b, s.length), np.float64) if s.press else _NO_LINE
-    work = gr.work.get(A)
-    if work is None:
-        iw, sw, fw = kernel.work_size(A, gr.slots)
-        work = gr.work[A] = (np.empty(iw, np.int64), np.empty(sw, np.int16), np.empty(fw, np.float64))
-    found = kernel.bucket_search(*gr.arrays(), np.array(ip, np.int64), fp, *work)
-    ne = int(found[0])
-    rec = found[:4 + 3 * ne].tolist()  # the squares found; the logs and links stay in `found` until asked for
-    nr, nl, nre = rec[1], rec[2], rec[3]
-    p = 4 + 4 * ne  # where the logs start
-    q = p + 2 * nr + 2 * nl  # where the states reached start
-    states: list[list[int]] = []  # the states reached and their links, read out on the first route
+class _Compiled(_Found):
+    """The same search compiled (`kernel.bucket_search`) in a window of radius A + 1 around the mover.
+    Only the squares found are read out of the kernel's answer at once: the logs and links stay in
+    it until someone asks for a route or a refusal."""
 
-    def route(st: int) -> tuple[Step, ...]:
-        if not states:
-            states.extend((found[q:q + nre].tolist(), found[q + nre:q + 2 * nre].tolist()))
-        reached, links = states
+    __slots__ = ("nodes", "costs", "_found", "_zones", "_mover", "_links")
+
+    def __init__(self, gr: Grid, mover: Mover, occupants: _Occupants, zones: tuple[StickyFoe, ...]) -> None:
+        A = mover.allowance
+        here = mover.at
+        x0, y0 = here
+        w, h = gr.board.width, gr.board.height
+        press = mover.use == "Press" and mover.target is not None
+        ip = [w, x0, y0, A, mover.use == "Climb", gr.diagonals == "alternating", press, gr.hexmap, 0, len(zones)]
+        for (x, y), o in occupants:  # by node, on the board, not the mover's own square (M10)
+            if 0 <= x < w and 0 <= y < h and (x, y) != here:
+                ip += (y * w + x, 1 if o.friend else 2)
+                ip[8] += 1
+        for foe in zones:
+            ip.append(foe.at[1] * w + foe.at[0])
+        fp = np.array(_charge_line(gr.board, mover), np.float64) if press else _NO_LINE
+        work = gr.work.get(A)
+        if work is None:
+            iw, sw, fw = kernel.work_size(A, gr.slots)
+            work = gr.work[A] = (np.empty(iw, np.int64), np.empty(sw, np.int16), np.empty(fw, np.float64))
+        flags, centre = gr._arrays or gr.arrays()
+        found = self._found = kernel.bucket_search(flags, centre, np.array(ip, np.int64), fp, *work)
+        ne = int(found[0])
+        rec = found[4:4 + 2 * ne].tolist()
+        self.nodes, self.costs = rec[:ne], rec[ne:]
+        self._zones, self._mover = zones, mover
+        self._links: tuple[list[int], list[int]] | None = None
+
+    def _parts(self) -> tuple[int, int, int, int]:
+        """(squares found, refusals logged, ended states logged, states reached) and where the logs start."""
+        ne, nr, nl, nre = self._found[:4].tolist()
+        return ne, nr, nl, nre
+
+    def devs(self) -> list[float]:
+        ne = len(self.nodes)
+        return self._found[4 + 3 * ne:4 + 4 * ne].view(np.float64).tolist()
+
+    def states(self) -> list[int]:
+        ne = len(self.nodes)
+        return self._found[4 + 2 * ne:4 + 3 * ne].tolist()
+
+    def route(self, st: int) -> tuple[Step, ...]:
+        if self._links is None:  # the states reached and their links, read out on the first route
+            ne, nr, nl, nre = self._parts()
+            q = 4 + 4 * ne + 2 * nr + 2 * nl
+            self._links = (self._found[q:q + nre].tolist(), self._found[q + nre:q + 2 * nre].tolist())
+        reached, links = self._links
+        (x0, y0), R = self._mover.at, self._mover.allowance + 1
+        ox, oy, W = x0 - R, y0 - R, 2 * R + 1  # the window's corner and width
         out: list[Step] = []
         while True:  # a route has a few steps: finding each in the list beats building a table
             try:
@@ -652,14 +738,13 @@ def _compiled(gr: Grid, s: _Search, mover: Mover, A: int) -> _Found:
             st = (ln >> 8) - 1
         return tuple(reversed(out))
 
-    def log() -> _Log:
-        why = [_LEVEL, _LEVEL_CLIMB] + [sticky_refusal(foe) for _, foe in s.zones]
-        rec = found[p:q].tolist()
+    def log(self) -> _Log:
+        ne, nr, nl, _ = self._parts()
+        p = 4 + 4 * ne
+        why = [_LEVEL, _LEVEL_CLIMB] + [sticky_refusal(foe) for foe in self._zones]
+        rec = self._found[p:p + 2 * nr + 2 * nl].tolist()
         rlog = [(j, _PRIO_RULE, why[code]) for j, code in zip(rec[:nr], rec[nr:2 * nr], strict=True)]
         return rlog, list(zip(rec[2 * nr:2 * nr + nl], rec[2 * nr + nl:], strict=True))
-
-    devs = found[4 + 3 * ne:p].view(np.float64).tolist() if s.press else [0.0] * ne
-    return rec[4:4 + ne], rec[4 + ne:4 + 2 * ne], devs, rec[4 + 2 * ne:], route, log
 
 
 _Parents = dict[int, tuple[int, tuple[int, ...], bool]]  # state -> (previous state, squares jumped, diagonal)
@@ -795,26 +880,35 @@ def _settle(gr: Grid, log: _Log) -> dict[int, tuple[int, Refusal]]:
 class _Routes(Mapping[XY, tuple[Step, ...]]):
     """Routes of a Reach, rebuilt from the search's parent links when first asked for."""
 
-    def __init__(self, squares: list[XY], states: list[int], build: Any) -> None:
-        self._squares: list[XY] | dict[XY, int] = squares
-        self._states, self._build = states, build
-        self._done: dict[XY, tuple[Step, ...]] = {}
+    __slots__ = ("_squares", "_found", "_ends_by_square", "_done")
+
+    def __init__(self, squares: Mapping[XY, int], found: _Found) -> None:
+        self._squares = squares  # in the order found, as found.states()
+        self._found = found
+        self._ends_by_square: dict[XY, int] | None = None  # search state by square, the first time one is asked for
+        self._done: dict[XY, tuple[Step, ...]] | None = None
 
     def _ends(self) -> dict[XY, int]:
-        if isinstance(self._squares, list):
-            self._squares = dict(zip(self._squares, self._states, strict=True))
-        return self._squares
+        if self._ends_by_square is None:
+            self._ends_by_square = dict(zip(self._squares, self._found.states(), strict=True))
+        return self._ends_by_square
 
     def __getitem__(self, sq: XY) -> tuple[Step, ...]:
-        if sq not in self._done:
-            self._done[sq] = self._build(self._ends()[sq])
-        return self._done[sq]
+        if self._done is None:
+            self._done = {}
+        done = self._done.get(sq)
+        if done is None:
+            done = self._done[sq] = self._found.route(self._ends()[sq])
+        return done
 
     def __iter__(self):  # type: ignore[no-untyped-def]
-        return iter(self._ends())
+        return iter(self._squares)
 
     def __len__(self) -> int:
-        return len(self._states)
+        return len(self._squares)
+
+    def __contains__(self, sq: object) -> bool:
+        return sq in self._squares
 
 
 def _charge(gr: Grid, mover: Mover, nodes: list[int], costs: list[int], devs: list[float]) -> tuple[int, Refusal]:
@@ -838,42 +932,34 @@ def _charge(gr: Grid, mover: Mover, nodes: list[int], costs: list[int], devs: li
     return end, Refusal("M7", f"Press charges {mover.target_name}: straight line only (M7)")
 
 
-def _finish(s: _Search, gr: Grid, mover: Mover, A: int, costs: dict, routes: Mapping,
-            refused: Callable[[], _Log]) -> Reach:
-    board = gr.board
-    hazards = _NO_HAZARDS
-    if board.hazards:
-        found = {}
-        for sq in costs:
-            h = board.hazard[sq[1], sq[0]]
-            if h >= 0:
-                found[sq] = board.hazards[int(h)]
-        hazards = MappingProxyType(found)
-    return Reach(mover, A, MappingProxyType(costs), routes, _Refusals(s, gr, mover, A, costs, refused), hazards)
-
-
-_NO_HAZARDS: Mapping[XY, Hazard] = MappingProxyType({})
-
-
 class _Refusals(Mapping[XY, Refusal]):
     """Why each square within allowance + 2 cannot be reached, worked out when first asked for:
-    the resolver and the AI only need the reachable squares, the UI and `battlemat reach` the rest."""
+    the resolver and the AI only need the reachable squares, the UI and `battlemat reach` the rest.
+    `charge` is a Press charge's square and the refusal of the others it found (M7)."""
 
-    def __init__(self, s: _Search, gr: Grid, mover: Mover, A: int, costs: Mapping,
-                 refused: Callable[[], _Log]) -> None:
-        self._args: tuple[Any, ...] | None = (s, gr, mover, A, costs, refused)
+    __slots__ = ("_args", "_out")
+
+    def __init__(self, gr: Grid, mover: Mover, costs: Mapping, occupants: _Occupants, found: _Found,
+                 charge: tuple[int, Refusal] | None) -> None:
+        self._args: tuple[Any, ...] | None = (gr, mover, costs, occupants, found, charge)
         self._out: dict[XY, Refusal] = {}
 
     def _all(self) -> dict[XY, Refusal]:
         if self._args is not None:
-            s, gr, mover, A, costs, log = self._args
+            gr, mover, costs, occupied, found, charge = self._args
             self._args = None
-            refused = _settle(gr, log())
+            rlog, ended_log = found.log()
+            if charge is not None:  # M7: every other square the search found is off the charge's line
+                keep, off_line = charge
+                rlog = rlog + [(j, -1, off_line) for j in found.nodes if j != keep]
+            refused = _settle(gr, (rlog, ended_log))
             board = gr.board
+            A = mover.allowance
             far = Refusal("M1", f"beyond the allowance of {A} squares (M1)")
-            x0, y0 = mover.at
+            here = mover.at
+            x0, y0 = here
             w, h = board.width, board.height
-            occ, blocked, pit = s.occ, gr.blocked, gr.pit
+            occupants, blocked, pit = dict(occupied), gr.blocked, gr.pit
             out = self._out
             for dx, dy in gr.ring(mover.at, A + 2):
                 x, y = x0 + dx, y0 + dy
@@ -884,8 +970,8 @@ class _Refusals(Mapping[XY, Refusal]):
                     why = BLOCKED
                 elif pit[j]:
                     why = PIT
-                elif j in occ:
-                    why = Refusal("M10", f"occupied by {occ[j].name} (M10)")
+                elif (x, y) in occupants and (x, y) != here:
+                    why = Refusal("M10", f"occupied by {occupants[x, y].name} (M10)")
                 elif j in refused:
                     why = refused[j][1]
                 else:
@@ -913,7 +999,7 @@ def follow(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Sequenc
     """Walk a planned list of squares step by step under the rules and this turn's facts; stop at
     the first step that breaks a rule and say why (M4, M5, M6, M8, M10, M12). A plan never ends on
     an occupied square: it backs up to the last free one (M10)."""
-    gr = _context_key(board, rules)
+    gr = _grid_for(board, rules)
     s = _Search(gr, rules, mover, ctx)
     u, par, lastk, c = gr.node(mover.at), 0, -1, 0
     steps: list[Step] = []

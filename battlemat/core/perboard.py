@@ -16,28 +16,28 @@ V = TypeVar("V")
 
 class PerBoard(Generic[V]):
     def __init__(self) -> None:
-        self._data: dict[int, V] = {}
+        self.by_id: dict[int, V] = {}  # id(obj) -> value: hot paths read it without a call
         self._watched: set[int] = set()
 
     def get(self, obj: object) -> V | None:
-        return self._data.get(id(obj))
+        return self.by_id.get(id(obj))
 
     def setdefault(self, obj: object, make: Callable[[], V]) -> V:
         key = id(obj)
-        value = self._data.get(key)
+        value = self.by_id.get(key)
         if value is None:
-            value = self._data[key] = make()
+            value = self.by_id[key] = make()
             if key not in self._watched:
                 self._watched.add(key)
                 weakref.finalize(obj, self._drop, key)
         return value
 
     def pop(self, obj: object) -> None:
-        self._data.pop(id(obj), None)
+        self.by_id.pop(id(obj), None)
 
     def _drop(self, key: int) -> None:
-        self._data.pop(key, None)
+        self.by_id.pop(key, None)
         self._watched.discard(key)
 
     def __len__(self) -> int:
-        return len(self._data)
+        return len(self.by_id)
