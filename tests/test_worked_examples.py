@@ -6,7 +6,7 @@ import random
 
 from conftest import EXAMPLES, of, play_file
 
-from battlemat.core.dice import SumDice
+from battlemat.core.dice import SumDice, faces
 from battlemat.core.match import Match
 from battlemat.core.resolver import resolve_turn
 from battlemat.io.encounter import load_encounter
@@ -118,15 +118,16 @@ def test_hiding_from_bandits_O4_S7():
 
 
 class ScriptedDice(random.Random):
-    """A random.Random whose randint() returns queued faces, to pin a worked dice example."""
+    """A random.Random that rolls queued faces, to pin a worked dice example: a die face is drawn
+    from getrandbits (dice.faces), so each draw returns the next face less one."""
 
     def __init__(self, faces):
         super().__init__(0)
         self.faces = list(faces)
 
-    def randint(self, a, b):  # noqa: D401 - same signature as random.Random
-        value = self.faces.pop(0)
-        assert a <= value <= b
+    def getrandbits(self, k):
+        value = self.faces.pop(0) - 1
+        assert 0 <= value < 1 << k
         return value
 
 
@@ -147,6 +148,19 @@ def test_dice_d8_worked_examples_D2():
     assert contest.data["totals"] in ([26, 14], [14, 26])
     (loss,) = [e for e in result.events if e.type == "losses"]
     assert loss.data["who"] == "troll" and loss.data["n"] == 2
+
+
+def test_D2_faces_are_fair_dice_drawn_like_randint():
+    """A die face comes from getrandbits by rejection, as random.randint draws it: each face of a
+    d6 about a sixth of the time, and a seed keeps the results it had with randint."""
+    rng = random.Random(11)
+    rolled = faces(rng, 6, 60_000)
+    assert set(rolled) == {1, 2, 3, 4, 5, 6}
+    assert all(abs(rolled.count(f) - 10_000) < 400 for f in range(1, 7))  # about 4 standard deviations
+    a, b = random.Random(5), random.Random(5)
+    for sides in (6, 8, 10, 20):
+        assert faces(a, sides, 50) == [b.randint(1, sides) for _ in range(50)]
+    assert faces(a, 6, 0) == [] and faces(a, 6, -2) == []
 
 
 def test_D2_true_excess_rounds_down():

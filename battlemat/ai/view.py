@@ -16,6 +16,7 @@ from battlemat.ai.paths import FAR, walk_field
 from battlemat.core import geometry, movement
 from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
+from battlemat.core.resolver import start_context
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.types import XY, CharId
 
@@ -30,7 +31,6 @@ class Memory:
     last_target: dict[CharId, CharId] = field(default_factory=dict)
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
     ratings: dict[tuple[CharId, str], int] = field(default_factory=dict)  # this turn's, by (who, half)
-    contexts: dict[str, Any] = field(default_factory=dict)  # this turn's movement.Context, by side
     foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
     strength: dict[CharId, tuple[int, int, int]] = field(default_factory=dict)  # this turn's View.strength
     fields: dict[XY, list[int]] = field(default_factory=dict)  # walking distances by goal, for the match
@@ -39,7 +39,6 @@ class Memory:
         """Forget what held for the last decision: squares claimed, ratings, who stands where."""
         self.claimed = claimed
         self.ratings.clear()
-        self.contexts.clear()
         self.foes.clear()
         self.strength.clear()
 
@@ -169,9 +168,7 @@ class View:
         if self.board is None or self.at(self.me) is None:
             return {}
         chars = self.state.chars
-        ctx = self.memory.contexts.get(self.me.side)
-        if ctx is None:
-            ctx = self.memory.contexts[self.me.side] = movement.side_context(self.enc, chars, self.me.side)
+        ctx = start_context(self.enc, self.state, self.me.side)  # the one the resolver checks the intent with
         mover = movement.mover_for(self.enc, chars, self.me.id, use, target)
         result = movement.reach(self.board, self.enc.rules, mover, ctx)
         claimed = self.memory.claimed

@@ -44,6 +44,9 @@ class Equipment:
     bonus: int
 
 
+_NO_ITEM = (0, "")
+
+
 def _frozen(m: Mapping[str, int] | None) -> Mapping[str, int]:
     return MappingProxyType(dict(m or {}))
 
@@ -63,6 +66,15 @@ class Character:
     at: XY | None = None
     ai: str = ""
     script: tuple[ScriptStep, ...] = ()
+    # pair -> (bonus, name) of its best item (S5): ratings are worked out many times a turn
+    _best_items: Mapping[str, tuple[int, str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        best: dict[str, Equipment] = {}
+        for e in self.equipment:  # the first of equal bonuses, as max() picks
+            if e.skill not in best or e.bonus > best[e.skill].bonus:
+                best[e.skill] = e
+        object.__setattr__(self, "_best_items", MappingProxyType({k: (e.bonus, e.name) for k, e in best.items()}))
 
     def base(self, pair: str) -> int:
         return self.skills.get(pair, 0)
@@ -72,10 +84,7 @@ class Character:
 
     def equipment_bonus(self, pair: str) -> tuple[int, str]:
         """The best item in use for `pair` and its name (one item at a time: S5 [house])."""
-        if not self.equipment:
-            return (0, "")
-        best = max((e for e in self.equipment if e.skill == pair), key=lambda e: e.bonus, default=None)
-        return (best.bonus, best.name) if best else (0, "")
+        return self._best_items.get(pair, _NO_ITEM)
 
     def experience(self) -> int:
         """Rule S4: the sum of all skill and talent ratings, minus the 40 points of a new PC."""

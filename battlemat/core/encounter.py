@@ -26,20 +26,15 @@ class Encounter:
     board: Any = None  # a battlemat.core.board.Board once a map is loaded
     by_id: Mapping[CharId, Character] = field(default_factory=lambda: MappingProxyType({}), repr=False)
     ids: tuple[CharId, ...] = field(default=(), init=False, repr=False, compare=False)  # in declaration order
+    sides: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)  # in order of first mention
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", MappingProxyType({c.id: c for c in self.characters}))
         object.__setattr__(self, "ids", tuple(c.id for c in self.characters))
+        object.__setattr__(self, "sides", tuple(dict.fromkeys(c.side for c in self.characters)))
 
     def character(self, cid: CharId) -> Character:
         return self.by_id[cid]
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        seen: dict[str, None] = {}
-        for c in self.characters:
-            seen.setdefault(c.side, None)
-        return tuple(seen)
 
     def initial_state(self) -> MatchState:
         return MatchState(1, MappingProxyType({c.id: CharacterState(at=c.at) for c in self.characters}))

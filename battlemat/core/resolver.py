@@ -233,7 +233,7 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) 
         if not board.inside(tuple(sq)):
             raise IllegalIntent(who, f"square {tuple(sq)} is off the map", "M1", "path" if intent.path else "to")
     mover = movement.mover_for(enc, state.chars, who, use, intent.target, intent.item)
-    ctx = _start_context(enc, state, enc.by_id[who].side)
+    ctx = start_context(enc, state, enc.by_id[who].side)
     if intent.path:
         route = movement.follow(board, enc.rules, mover, ctx, [_xy(p) for p in intent.path])
         if route.stopped is not None and route.end != _xy(intent.path[-1]):
@@ -248,9 +248,10 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) 
         raise IllegalIntent(who, f"cannot end on {to}: {_bare(refusal.why, refusal.rule)}", refusal.rule, "to")
 
 
-def _start_context(enc: Encounter, state: MatchState, side: str) -> movement.Context:
+def start_context(enc: Encounter, state: MatchState, side: str) -> movement.Context:
     """Who stands where as the turn starts, for any mover of `side` (M10): the same for every intent
-    declared against this state, so it is worked out once per state (`_remembered`)."""
+    declared against this state (the AI's plans, the checks of intents, the plans that P2 follows),
+    so it is worked out once per state (`_remembered`)."""
     contexts = _remembered(enc, state)[1]
     ctx = contexts.get(side)
     if ctx is None:
@@ -471,11 +472,11 @@ class _Turn:
             opp = geometry.from_cube(board, tuple(2 * y - x for x, y in zip(ca, ct, strict=True)))  # type: ignore[arg-type]
         else:
             opp = (2 * t[0] - a[0], 2 * t[1] - a[1])
-        return any(
-            c != cid and not self.enemies(c, cid) and self.active(c) and self.st[c].at is not None
-            and tuple(self.st[c].at) == opp  # type: ignore[arg-type]
-            for c in self.order()
-        )
+        side, by_id = self.char(cid).side, self.enc.by_id
+        for c, s in self.st.items():
+            if s.at is not None and tuple(s.at) == opp and c != cid and by_id[c].side == side and s.active:
+                return True
+        return False
 
     def rating(
         self,
@@ -995,8 +996,6 @@ def _board_movement(t: _Turn) -> None:
     with the reason; same-square conflicts go to the higher rating, then the lower id (M10);
     hazards strike whoever enters their square without eluding them (E1)."""
     board = t.enc.board
-    start = dict(t.st)
-    plan_ctxs: dict[str, movement.Context] = {}  # by side: who stood where as P2 began
     for sub in (1, 2, 3):
         movers: list[tuple[CharId, movement.Route]] = []
         sticky = {
@@ -1019,9 +1018,8 @@ def _board_movement(t: _Turn) -> None:
             side = t.enc.by_id[cid].side
             if side not in ctxs:
                 ctxs[side] = movement.side_context(t.enc, snapshot, side, sticky)
-            if side not in plan_ctxs:
-                plan_ctxs[side] = movement.side_context(t.enc, start, side)
-            ctx, plan_ctx = ctxs[side], plan_ctxs[side]
+            # who stood where as P2 began: as the turn began (P1 and escapes move nobody)
+            ctx, plan_ctx = ctxs[side], start_context(t.enc, t.state, side)
             path = [tuple(p) for p in it.path]
             route = movement.plan_route(board, t.rules, mover, ctx, it.to, path, plan_ctx)  # type: ignore[arg-type]
             movers.append((cid, route))

@@ -84,6 +84,15 @@ class Rules:
     talent_bonuses: Mapping[str, TalentBonus]
     item_move: Mapping[str, int]
     _by_lower: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+    # (skill, against) -> S8 bonus with the switches as set: looked up for every rating of a contest
+    _matchup_bonus: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        bonus: dict[tuple[str, str], int] = {}
+        for m in self.matchups:
+            if not m.switch or self.switches[m.switch].value:
+                bonus[m.skill, m.against] = bonus.get((m.skill, m.against), 0) + m.bonus
+        object.__setattr__(self, "_matchup_bonus", MappingProxyType(bonus))
 
     # -- construction --------------------------------------------------------------------------
     @staticmethod
@@ -191,11 +200,7 @@ class Rules:
 
     def matchup(self, skill: str, against: str) -> int:
         """Rule S8: the bonus `skill` gains when opposed by `against` (switches respected)."""
-        total = 0
-        for m in self.matchups:
-            if m.skill == skill and m.against == against and (not m.switch or self.switch(m.switch)):
-                total += m.bonus
-        return total
+        return self._matchup_bonus.get((skill, against), 0)
 
     def talent_source(self, skill: str) -> TalentBonus | None:
         """Rule S3: which pair's talent gives `skill` a talent bonus, if any applies in combat."""
