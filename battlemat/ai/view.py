@@ -43,17 +43,14 @@ class Memory:
         self.strength.clear()
 
 
-@dataclass
 class View:
-    enc: Encounter
-    state: MatchState
-    me: Character
-    rng: random.Random
-    memory: Memory
-    board: Any = field(init=False, repr=False)  # the encounter's board, or None
+    """One character's view of one decision (a plain class with slots: nine are made a turn)."""
 
-    def __post_init__(self) -> None:
-        self.board = self.enc.board
+    __slots__ = ("enc", "state", "me", "rng", "memory", "board")
+
+    def __init__(self, enc: Encounter, state: MatchState, me: Character, rng: random.Random, memory: Memory) -> None:
+        self.enc, self.state, self.me, self.rng, self.memory = enc, state, me, rng, memory
+        self.board: Any = enc.board  # the encounter's board, or None
 
     # -- who is who ------------------------------------------------------------------------------
     @property

@@ -7,9 +7,8 @@ behind it and JSON-ready data (ratings carry their full breakdown, see Rating.to
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 # The event types the resolver emits, for readers that switch on them.
 TYPES = (
@@ -42,14 +41,16 @@ TYPES = (
 )
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
+    """One outcome. A named tuple: a turn makes a score of them, and they are made, compared and
+    hashed in C."""
+
     type: str
     turn: int
     phase: str
     text: str
     rules: tuple[str, ...] = ()
-    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    data: Mapping[str, Any] = MappingProxyType({})
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "type": self.type, "text": self.text}

@@ -24,7 +24,7 @@ class Modifier:
 SITUATIONAL_LIMIT = 2  # rule S6: the net situational modifier of one skill use is clamped to -2..+2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Rating:
     """An effective rating and how it was reached.
 
@@ -48,14 +48,29 @@ class Rating:
     rules: tuple[str, ...] = field(default=())
     _numbers: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)  # raw, net, full, value
 
-    def __post_init__(self) -> None:
-        # A rating is read again and again (contests, events, the UI): its numbers are worked out once.
-        raw = sum(m.value for m in self.situational)
+    def __init__(
+        self, skill: str, base: int = 0, equipment: int = 0, situational: tuple[Modifier, ...] = (), group: int = 0,
+        group_size: int = 1, talent: int = 0, matchup: int = 0, losses: int = 0,
+        adjustments: tuple[Modifier, ...] = (), halved: bool = False, fixed: int | None = None,
+        notes: tuple[str, ...] = (), rules: tuple[str, ...] = (),
+    ) -> None:
+        # The fields as dataclass' own __init__ sets them (it would set them one by one through
+        # object.__setattr__; a turn makes a few dozen ratings), and the numbers worked out once:
+        # a rating is read again and again (contests, events, the UI).
+        raw = 0
+        for m in situational:
+            raw += m.value
         net = max(-SITUATIONAL_LIMIT, min(SITUATIONAL_LIMIT, raw))
-        full = max(0, self.base + self.equipment + net + self.group + self.talent + self.matchup - self.losses
-                   + sum(m.value for m in self.adjustments))
-        value = self.fixed if self.fixed is not None else (full // 2 if self.halved else full)
-        object.__setattr__(self, "_numbers", (raw, net, full, value))
+        full = base + equipment + net + group + talent + matchup - losses
+        for m in adjustments:
+            full += m.value
+        full = max(0, full)
+        value = fixed if fixed is not None else (full // 2 if halved else full)
+        self.__dict__.update(
+            skill=skill, base=base, equipment=equipment, situational=situational, group=group,
+            group_size=group_size, talent=talent, matchup=matchup, losses=losses, adjustments=adjustments,
+            halved=halved, fixed=fixed, notes=notes, rules=rules, _numbers=(raw, net, full, value),
+        )
 
     @property
     def situational_raw(self) -> int:
@@ -76,9 +91,11 @@ class Rating:
         return self._numbers[3]
 
     def with_(self, **changes: object) -> Rating:
-        from dataclasses import replace
-
-        return replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some parts changed (and its numbers worked out again)."""
+        parts = dict(self.__dict__)
+        del parts["_numbers"]
+        parts.update(changes)
+        return Rating(**parts)  # type: ignore[arg-type]
 
     def parts(self) -> list[tuple[str, int, str]]:
         """(label, value, rule) for every non-zero part, in the order the rules add them."""

@@ -17,7 +17,6 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
 from battlemat.core import geometry, movement
 from battlemat.core.board import Hazard
@@ -103,29 +102,46 @@ def validate_intent(enc: Encounter, state: MatchState, intent: Intent) -> Intent
     The UI and the AI call this before a turn is resolved; the resolver calls it again. The answer
     depends on nothing but the encounter, the state and the intent (all values), so the intents
     found legal against the last state are remembered: the resolver's check of what the AI or the
-    UI just checked is a look-up (`_remembered`).
+    UI just checked is a look-up (`_remembered`), by identity first (an intent's hash is worked out
+    in Python, field by field), then by value.
     """
-    valid = _remembered(enc, state)[0]
+    memory = _remembered(enc, state)
+    seen = memory.by_id.get(id(intent))
+    if seen is not None and seen[0] is intent:
+        return seen[1]
     try:
-        hit = valid.get(intent)
+        hit = memory.valid.get(intent)
     except TypeError:  # an intent built with lists instead of tuples: checked, not remembered
         return _validate(enc, state, intent)
     if hit is None:
-        hit = valid[intent] = _validate(enc, state, intent)
+        hit = memory.valid[intent] = _validate(enc, state, intent)
+    memory.by_id[id(intent)] = (intent, hit)  # (holding the intent keeps its id from being reused)
     return hit
 
 
-_LAST: tuple[Any, Any, dict[Intent, Intent], dict[str, movement.Context]] = (None, None, {}, {})
+@dataclass
+class _Memory:
+    """What was worked out against one state: the intents found legal (by value, and by identity)
+    and the start-of-turn context of each side."""
+
+    state: MatchState
+    enc: Encounter
+    valid: dict[Intent, Intent] = field(default_factory=dict)
+    by_id: dict[int, tuple[Intent, Intent]] = field(default_factory=dict)
+    contexts: dict[str, movement.Context] = field(default_factory=dict)
 
 
-def _remembered(enc: Encounter, state: MatchState) -> tuple[dict[Intent, Intent], dict[str, movement.Context]]:
-    """What was worked out against the last state (states are values): the intents found legal, and
-    the start-of-turn context by side. A whole tuple is swapped at once, so threads never mix states."""
+_LAST: _Memory | None = None
+
+
+def _remembered(enc: Encounter, state: MatchState) -> _Memory:
+    """What was worked out against the last state (states are values). The memory is swapped whole,
+    so threads never mix states."""
     global _LAST
     last = _LAST
-    if last[0] is not state or last[1] is not enc:
-        last = _LAST = (state, enc, {}, {})
-    return last[2], last[3]
+    if last is None or last.state is not state or last.enc is not enc:
+        last = _LAST = _Memory(state, enc)
+    return last
 
 
 def _validate(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
@@ -252,7 +268,7 @@ def start_context(enc: Encounter, state: MatchState, side: str) -> movement.Cont
     """Who stands where as the turn starts, for any mover of `side` (M10): the same for every intent
     declared against this state (the AI's plans, the checks of intents, the plans that P2 follows),
     so it is worked out once per state (`_remembered`)."""
-    contexts = _remembered(enc, state)[1]
+    contexts = _remembered(enc, state).contexts
     ctx = contexts.get(side)
     if ctx is None:
         ctx = contexts[side] = movement.side_context(enc, state.chars, side)
@@ -307,6 +323,7 @@ class _Turn:
     hidden: list[tuple[CharId, CharId]] = field(default_factory=list)
     grips: list[tuple[CharId, CharId, int]] = field(default_factory=list)  # (held, wrestler, rating)
     failed: set[CharId] = field(default_factory=set)  # attacks that came to nothing (R2, R4, P4)
+    attacks: list[tuple[CharId, str, CharId, Half]] = field(default_factory=list)  # (who, use, target, half): declare
 
     def __post_init__(self) -> None:
         self.rules: Rules = self.enc.rules
@@ -345,6 +362,12 @@ class _Turn:
             if intent.who in self.intents:
                 raise IllegalIntent(intent.who, "declared two intents in one turn; pick one skill use", "P1", "who")
             self.intents[intent.who] = intent
+        # the declared attacks with a target, in declaration order (attack_groups reads them each step)
+        halves = self.rules.halves
+        for cid in self.order():
+            it = self.intents.get(cid)
+            if it is not None and it.target is not None and halves[it.use].act == "attack":
+                self.attacks.append((cid, it.use, it.target, halves[it.use]))
         for cid in self.order():
             it = self.intents.get(cid)
             if it is None:
@@ -400,15 +423,14 @@ class _Turn:
         """Attackers with the same skill use on the same target form one group (S7 [house]:
         'doing the same thing' = same half, same target, same phase step)."""
         groups: dict[tuple[str, CharId], _Group] = {}
-        for cid in self.order():
-            it = self.intents.get(cid)
-            if it is None or it.target is None or not self.active(cid) or cid in self.failed:
+        st, failed = self.st, self.failed
+        for cid, use, target, half in self.attacks:
+            if not st[cid].active or cid in failed or not which(half):
                 continue
-            half = self.rules.halves[it.use]
-            if half.act != "attack" or not which(half):
-                continue
-            key = (it.use, it.target)
-            groups.setdefault(key, _Group(it.use, it.target, [], half)).members.append(cid)
+            g = groups.get((use, target))
+            if g is None:
+                g = groups[use, target] = _Group(use, target, [], half)
+            g.members.append(cid)
         return list(groups.values())
 
     def situational(self, cid: CharId, vs: CharId | None) -> tuple[Modifier, ...]:
@@ -996,7 +1018,15 @@ def _board_movement(t: _Turn) -> None:
     with the reason; same-square conflicts go to the higher rating, then the lower id (M10);
     hazards strike whoever enters their square without eluding them (E1)."""
     board = t.enc.board
+    by_sub: dict[int, list[tuple[CharId, Intent]]] = {}  # who may move in each sub-phase, in declaration order
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it is not None and (it.moves or (it.use == "Press" and it.target is not None)):  # M7: Press always charges
+            h = t.rules.halves[it.use]
+            by_sub.setdefault(h.sub_phase if h.name != "item" else 3, []).append((cid, it))
     for sub in (1, 2, 3):
+        if sub not in by_sub:
+            continue
         movers: list[tuple[CharId, movement.Route]] = []
         sticky = {
             cid: it.use for cid, it in t.intents.items()
@@ -1004,15 +1034,9 @@ def _board_movement(t: _Turn) -> None:
         }
         snapshot = dict(t.st)
         ctxs: dict[str, movement.Context] = {}  # by side: who stands where as this sub-phase begins
-        for cid in t.order():
-            it = t.intents.get(cid)
-            charge = it is not None and it.use == "Press" and it.target is not None  # M7: Press always charges
-            if it is None or not t.active(cid) or not (it.moves or charge) or snapshot[cid].at is None:
-                continue
-            if snapshot[cid].held_by is not None:  # C8: held fast (the stop was logged by _escapes)
-                continue
-            h = t.rules.halves[it.use]
-            if (h.sub_phase if h.name != "item" else 3) != sub:
+        for cid, it in by_sub[sub]:
+            now = snapshot[cid]
+            if not now.active or now.at is None or now.held_by is not None:  # C8: held fast (logged by _escapes)
                 continue
             mover = movement.mover_for(t.enc, snapshot, cid, it.use, it.target, it.item)
             side = t.enc.by_id[cid].side
@@ -1023,16 +1047,17 @@ def _board_movement(t: _Turn) -> None:
             path = [tuple(p) for p in it.path]
             route = movement.plan_route(board, t.rules, mover, ctx, it.to, path, plan_ctx)  # type: ignore[arg-type]
             movers.append((cid, route))
-        routes = _collisions(t, dict(movers), sub)
-        for cid, _ in movers:
-            _apply_route(t, cid, routes[cid], sub)
+        if movers:
+            routes = _collisions(t, dict(movers), sub)
+            for cid, _ in movers:
+                _apply_route(t, cid, routes[cid], sub)
 
 
 def _collisions(t: _Turn, routes: dict[CharId, movement.Route], sub: int) -> dict[CharId, movement.Route]:
     """M10 [house]: nobody ends on an occupied square; in a same-square conflict the higher
     effective rating of the skill used wins, then the lower id; the others stop on their last
     free square."""
-    standing = {tuple(s.at) for c, s in t.st.items() if s.at is not None and s.active and c not in routes}
+    standing: set[XY] | None = None  # squares of those who stay put, worked out on the first clash
     for _ in range(len(routes) + 1):
         ends: dict[tuple[int, int], list[CharId]] = {}
         for cid, r in routes.items():
@@ -1046,6 +1071,9 @@ def _collisions(t: _Turn, routes: dict[CharId, movement.Route], sub: int) -> dic
                 cids, key=lambda c: (bool(routes[c].steps), -t.rating(c, t.intents[c].use, None, None).value, c)
             )
             winner = ranked[0]
+            if standing is None:
+                standing = {tuple(s.at) for c, s in t.st.items()  # type: ignore[misc]
+                            if s.at is not None and s.active and c not in routes}
             for loser in ranked[1:]:
                 r = routes[loser]
                 taken = standing | {routes[c].end for c in routes if c != loser}

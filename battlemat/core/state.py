@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
 from battlemat.types import XY, CharId
@@ -53,7 +53,15 @@ class CharacterState:
         }
 
     def with_(self, **changes: object) -> CharacterState:
-        return CharacterState(**{**self.__dict__, **changes})  # type: ignore[arg-type]  # (replace, minus its checks)
+        """A copy with some fields changed: dataclasses.replace minus its checks and its __init__
+        (a frozen dataclass sets each field through object.__setattr__; turns make many copies)."""
+        assert changes.keys() <= _STATE_FIELDS, f"not a CharacterState field: {set(changes) - _STATE_FIELDS}"
+        new = object.__new__(CharacterState)
+        new.__dict__.update(self.__dict__, **changes)
+        return new
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(CharacterState))
 
 
 @dataclass(frozen=True)
