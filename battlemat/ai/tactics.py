@@ -28,26 +28,22 @@ from battlemat.types import XY
 Tactic = Callable[[View], Intent | None]
 
 
-def _toward(v: View, use: str, target: Character, want_adjacent: bool = True) -> XY | None:
-    """The reachable square that leaves the shortest walk to `target` (next to it if possible);
-    None to stay put. Walking distance counts levels, stairs and walls (battlemat.ai.paths)."""
-    dests = v.destinations(use, target.id)
-    goal = v.at(target)
-    here = v.at(v.me)
-    if not dests or goal is None or here is None or v.board is None:
+def _toward(v: View, use: str, target: Character) -> XY | None:
+    """The reachable square, not claimed by an ally, that leaves the shortest walk to a square next
+    to `target`; None to stay put. Walking distance counts levels, stairs and walls (battlemat.ai.paths)."""
+    goal, here = v.at(target), v.at(v.me)
+    if goal is None or here is None or v.board is None:
         return None
-
-    field, w = v.walk_field(goal), v.board.width
-    # the gap left to the goal: one square off it (next to it) or, if not wanted next to it, the farthest
-    if want_adjacent:
-        gap, _, best = min((abs(field[sq[1] * w + sq[0]] - 1), cost, sq) for sq, cost in dests.items())
-        stays = abs(field[here[1] * w + here[0]] - 1)
-    else:
-        gap, _, best = min((-field[sq[1] * w + sq[0]], cost, sq) for sq, cost in dests.items())
-        stays = -field[here[1] * w + here[0]]
-    if best == here or gap >= stays:
+    field, w, claimed = v.walk_field(goal), v.board.width, v.memory.claimed
+    best: tuple[int, int, XY] | None = None  # the gap left to a square next to the goal, the cost, the square
+    for sq, cost in v.reach(use, target.id).items():
+        if sq not in claimed:
+            key = (abs(field[sq[1] * w + sq[0]] - 1), cost, sq)
+            if best is None or key < best:
+                best = key
+    if best is None or best[2] == here or best[0] >= abs(field[here[1] * w + here[0]] - 1):
         return None  # no square gets closer than where it stands
-    return best
+    return best[2]
 
 
 def _away(v: View, use: str, foes: list[Character]) -> XY | None:

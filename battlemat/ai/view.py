@@ -16,7 +16,7 @@ from battlemat.ai.paths import FAR, walk_field
 from battlemat.core import geometry, movement
 from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
-from battlemat.core.resolver import start_context
+from battlemat.core.resolver import skill_parts, start_context
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.types import XY, CharId
 
@@ -71,8 +71,8 @@ class View:
         return list(foes)
 
     def allies(self) -> list[Character]:
-        return [c for c in self.enc.characters
-                if c.side == self.me.side and c.id != self.me.id and self.state[c.id].active]
+        chars, me = self.state.chars, self.me
+        return [c for c in self.enc.characters if c.side == me.side and c.id != me.id and chars[c.id].active]
 
     # -- numbers ---------------------------------------------------------------------------------
     def rating(self, c: Character, half: str) -> int:
@@ -81,14 +81,14 @@ class View:
         key = (c.id, half)
         got = self.memory.ratings.get(key)
         if got is None:
-            rules = self.enc.rules
-            pair = rules.halves[half].pair
-            penalty = self.state[c.id].major if rules.switch("major_loss_penalty") == "skills" else 0
-            got = self.memory.ratings[key] = max(0, c.base(pair) + c.equipment_bonus(pair)[0] - penalty)
+            base, equip, _, _ = skill_parts(self.enc, c.id, half)
+            penalty = self.state.chars[c.id].major if self.enc.rules.switch("major_loss_penalty") == "skills" else 0
+            got = self.memory.ratings[key] = max(0, base + equip - penalty)
         return got
 
     def my(self, half: str) -> int:
-        return self.rating(self.me, half)
+        got = self.memory.ratings.get((self.me.id, half))
+        return self.rating(self.me, half) if got is None else got
 
     def threat(self, c: Character) -> int:
         """How dangerous a foe looks: its best attack rating."""
@@ -112,11 +112,12 @@ class View:
     def distance(self, a: Character, b: Character) -> int:
         """Squares of walking between two characters (levels and walls count); straight-line
         distance where no walk leads there."""
-        pa, pb = self.at(a), self.at(b)
-        if self.board is None or pa is None or pb is None:
+        chars, board = self.state.chars, self.board
+        pa, pb = chars[a.id].at, chars[b.id].at
+        if board is None or pa is None or pb is None:
             return 1
-        steps = self.walk_to(pa, pb)
-        return steps if steps < FAR else 100 + geometry.distance(self.board, pa, pb, self.enc.rules.switch("diagonals"))
+        steps = self.walk_field(pb)[pa[1] * board.width + pa[0]]
+        return steps if steps < FAR else 100 + geometry.distance(board, pa, pb, self.enc.rules.switch("diagonals"))
 
     def walk_to(self, sq: XY, goal: XY) -> int:
         """Squares of walking from `sq` to `goal` (paths.FAR where no walk leads there)."""
@@ -131,13 +132,15 @@ class View:
         return got
 
     def adjacent(self, a: Character, b: Character) -> bool:
-        pa, pb = self.at(a), self.at(b)
+        chars = self.state.chars
+        pa, pb = chars[a.id].at, chars[b.id].at
         if self.board is None or pa is None or pb is None:
             return True
         return geometry.adjacent(self.board, pa, pb)
 
     def sees(self, a: Character, b: Character) -> tuple[bool, int]:
-        pa, pb = self.at(a), self.at(b)
+        chars = self.state.chars
+        pa, pb = chars[a.id].at, chars[b.id].at
         if self.board is None or pa is None or pb is None:
             return True, 0
         seen, cover, _ = geometry.sight(self.board, pa, pb)
@@ -159,17 +162,19 @@ class View:
         weights = [1 + self.state[c.id].losses for c in close]
         return self.rng.choices(close, weights=weights)[0]
 
-    def destinations(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
-        """Squares `me` may end on this turn using `use` (cost by square), less those allies have
-        already chosen this turn; empty without a board. The same `reach` the resolver uses."""
+    def reach(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
+        """Squares `me` may end on this turn using `use` (cost by square), as the resolver's check
+        sees them: the same `reach`, from the same start-of-turn context; empty without a board."""
         if self.board is None or self.at(self.me) is None:
             return {}
-        chars = self.state.chars
-        ctx = start_context(self.enc, self.state, self.me.side)  # the one the resolver checks the intent with
-        mover = movement.mover_for(self.enc, chars, self.me.id, use, target)
-        result = movement.reach(self.board, self.enc.rules, mover, ctx)
+        ctx = start_context(self.enc, self.state, self.me.side)
+        mover = movement.mover_for(self.enc, self.state.chars, self.me.id, use, target)
+        return movement.reach(self.board, self.enc.rules, mover, ctx).costs
+
+    def destinations(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
+        """The same, less the squares allies have already chosen this turn."""
         claimed = self.memory.claimed
-        return {sq: c for sq, c in result.reachable.items() if sq not in claimed}
+        return {sq: c for sq, c in self.reach(use, target).items() if sq not in claimed}
 
     def allowance(self, half: str) -> int:
         """M1-M3: squares `me` may move using `half` this turn."""
@@ -186,5 +191,5 @@ class View:
         if self.allowance("Press") != self.allowance("Dodge"):
             return False
         beside = movement.grid(self.board, self.enc.rules.switch("diagonals")).zone(goal)  # nodes next to it
-        w = self.board.width
-        return any(sq[1] * w + sq[0] in beside for sq in self.destinations("Dodge"))
+        w, claimed = self.board.width, self.memory.claimed
+        return any(sq[1] * w + sq[0] in beside and sq not in claimed for sq in self.reach("Dodge"))

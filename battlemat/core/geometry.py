@@ -101,11 +101,10 @@ def steps(board: Any, sq: XY, diagonals: str = "alternating") -> list[tuple[XY, 
 
 def adjacent(board: Any, a: XY, b: XY) -> bool:
     """Next to each other: sharing an edge or a corner on squares, an edge on hexes (M6, P4)."""
-    if a == b:
-        return False
-    if is_hex(board):
-        return hex_distance(board, a, b) == 1
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+    if getattr(board, "grid", "square") == "hex":  # (is_hex, written out: asked a few dozen times a turn)
+        return a != b and hex_distance(board, a, b) == 1
+    dx, dy = a[0] - b[0], a[1] - b[1]
+    return -1 <= dx <= 1 and -1 <= dy <= 1 and (dx != 0 or dy != 0)
 
 
 def hex_distance(board: Any, a: XY, b: XY) -> int:
@@ -182,7 +181,9 @@ def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
     each cover square on it is -1 to the shooter. Grazing a corner: either nudge of the line counts,
     taking the one that sees, then the one with less cover. Terrain never changes during a match,
     so answers are remembered per board (a bounded table)."""
-    memo = _SIGHT.setdefault(board, dict)
+    memo = _SIGHT.by_id.get(id(board))
+    if memo is None:
+        memo = _SIGHT.setdefault(board, dict)
     key = (tuple(a), tuple(b))
     hit = memo.get(key)  # type: ignore[arg-type]
     if hit is None:

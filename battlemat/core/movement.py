@@ -36,8 +36,9 @@ STICKY_EXEMPT = ("Block", "Dodge", "Escape")  # M6
 
 
 # -- named results (STYLE 4) ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Refusal:
+# The values below are made for every query and route, the AI's and the resolver's included, and
+# the memo hashes some: named tuples are made, hashed and compared in C, frozen dataclasses in Python.
+class Refusal(NamedTuple):
     """Why a square cannot be reached or a plan stopped: the rule ID and plain words."""
 
     rule: str
@@ -47,8 +48,7 @@ class Refusal:
         return f"{self.rule}: {self.why}"
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One move on a route: the square entered, the cost so far, squares jumped over (M5)."""
 
     to: XY
@@ -57,8 +57,7 @@ class Step:
     diagonal: bool = False
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(NamedTuple):
     """Where a plan goes: its steps and cost, and where and why it stopped short (if it did)."""
 
     origin: XY
@@ -83,8 +82,6 @@ class Route:
         return tuple(s for s in self.steps if s.over)
 
 
-# The values below are made for every query, the AI's and the resolver's included, and the memo
-# hashes them: named tuples are made, hashed and compared in C, frozen dataclasses in Python.
 class Mover(NamedTuple):
     """Who moves and with what: the mover's side of the weight function."""
 
@@ -919,16 +916,16 @@ def _charge(gr: Grid, mover: Mover, nodes: list[int], costs: list[int], devs: li
     assert mover.target is not None
     t = mover.target
     beside = gr.zone(t)  # the squares next to the target
-    near = [i for i, u in enumerate(nodes) if u in beside]
     start = gr.node(mover.at)
-    if any(nodes[i] == start for i in near):
+    near = [(c, dv, u) for u, c, dv in zip(nodes, costs, devs, strict=True) if u in beside]
+    if start in beside and start in nodes:
         end = start
     elif near:
-        end = nodes[min(near, key=lambda i: (costs[i], devs[i], nodes[i]))]
+        end = min(near)[2]
     else:
-        board, d = gr.board, gr.diagonals
-        end = nodes[min(range(len(nodes)),
-                        key=lambda i: (geometry.distance(board, gr.sq(nodes[i]), t, d), costs[i], devs[i], nodes[i]))]
+        board, d, sqs = gr.board, gr.diagonals, gr.sqs
+        end = min((geometry.distance(board, sqs[u], t, d), c, dv, u)
+                  for u, c, dv in zip(nodes, costs, devs, strict=True))[3]
     return end, Refusal("M7", f"Press charges {mover.target_name}: straight line only (M7)")
 
 

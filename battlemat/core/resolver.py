@@ -275,6 +275,34 @@ def start_context(enc: Encounter, state: MatchState, side: str) -> movement.Cont
     return ctx
 
 
+_PARTS: tuple[Encounter | None, dict[tuple[CharId, str], tuple[int, int, int, tuple[str, ...]]]] = (None, {})
+
+
+def skill_parts(enc: Encounter, cid: CharId, use: str) -> tuple[int, int, int, tuple[str, ...]]:
+    """What of `cid`'s rating with `use` never changes in a match: base (S2), equipment (S5),
+    talent bonus (S3), and the notes that explain them. Worked out once per encounter (the last
+    one asked about: a batch or a window plays one encounter at a time)."""
+    global _PARTS
+    memo_of, memo = _PARTS
+    if memo_of is not enc:
+        memo = {}
+        _PARTS = (enc, memo)
+    parts = memo.get((cid, use))
+    if parts is None:
+        char, rules = enc.by_id[cid], enc.rules
+        pair = rules.halves[use].pair
+        equip, item = char.equipment_bonus(pair)
+        talent, notes = 0, []
+        src = rules.talent_source(use)
+        if src is not None and char.talent(src.pair):
+            talent = talent_bonus(char.talent(src.pair))
+            notes.append(f"talent bonus from {src.pair} talent {char.talent(src.pair)} (S3)")
+        if item:
+            notes.append(f"equipment: {item} (S5)")
+        parts = memo[cid, use] = (char.base(pair), equip, talent, tuple(notes))
+    return parts
+
+
 # --------------------------------------------------------------------------------------------------
 @dataclass
 class _Group:
@@ -296,6 +324,10 @@ class _Hit:
     losses: int
     sources: tuple[CharId, ...]
 
+
+_MOVED_WHILE_SHOOTING = Modifier(-1, "moved while shooting", "M1")
+_HIGHER_GROUND = Modifier(1, "higher ground", "R5")
+_RANGE_BANDS = {"Shoot": 5, "Throw": 2}  # R1: squares per point of the base rating
 
 _PHASE_WORDS = {
     "P1": "observations",
@@ -324,6 +356,7 @@ class _Turn:
     grips: list[tuple[CharId, CharId, int]] = field(default_factory=list)  # (held, wrestler, rating)
     failed: set[CharId] = field(default_factory=set)  # attacks that came to nothing (R2, R4, P4)
     attacks: list[tuple[CharId, str, CharId, Half]] = field(default_factory=list)  # (who, use, target, half): declare
+    _levels: list[int] | None = None  # levels(), on first use
 
     def __post_init__(self) -> None:
         self.rules: Rules = self.enc.rules
@@ -449,7 +482,7 @@ class _Turn:
         mods: list[Modifier] = []
         blank = vs is not None and it.target == vs and self.point_blank(cid, it.use, vs)  # R3: no penalties
         if it.use == "Shoot" and it.moves and self.rules.allowance("Shoot") == 0 and not blank:
-            mods.append(Modifier(-1, "moved while shooting", "M1"))
+            mods.append(_MOVED_WHILE_SHOOTING)
         half = self.rules.halves[it.use]
         if vs is None or it.target != vs or half.act != "attack":
             return mods
@@ -458,12 +491,13 @@ class _Turn:
         if a is None or b is None:
             return mods
         a, b = _xy(a), _xy(b)
-        if board.level[a[1], a[0]] > board.level[b[1], b[0]]:
-            mods.append(Modifier(1, "higher ground", "R5"))
+        level = self.levels()
+        if level[a[1] * board.width + a[0]] > level[b[1] * board.width + b[0]]:
+            mods.append(_HIGHER_GROUND)
         if half.ranged:
             if not blank:
-                pair = self.rules.halves[it.use].pair
-                band = {"Shoot": 5, "Throw": 2}.get(it.use, 0) * self.char(cid).base(pair)
+                pair = half.pair
+                band = _RANGE_BANDS.get(it.use, 0) * self.char(cid).base(pair)
                 dist = geometry.distance(board, a, b, self.rules.switch("diagonals"))
                 if band and dist > band:
                     mods.append(Modifier(-1, f"beyond {band} squares", "R1"))
@@ -474,12 +508,20 @@ class _Turn:
             mods.append(Modifier(1, f"flanking {self.name(vs)}", "R5"))
         return mods
 
+    def levels(self) -> list[int]:
+        """The board's level by node (y * width + x), as the movement graph keeps them (M12)."""
+        if self._levels is None:
+            self._levels = movement.grid(self.enc.board, str(self.rules.switch("diagonals"))).level
+        return self._levels
+
     def point_blank(self, cid: CharId, use: str, vs: CharId) -> bool:
         """R3: Shoot/Throw talent: no penalties at all within 3 squares per talent point."""
+        if use != "Shoot" and use != "Throw":
+            return False
         board = self.enc.board
         talent = self.char(cid).talent("Shoot/Throw")
         a, b = self.st[cid].at, self.st[vs].at
-        if board is None or use not in ("Shoot", "Throw") or not talent or a is None or b is None:
+        if board is None or not talent or a is None or b is None:
             return False
         return geometry.distance(board, _xy(a), _xy(b), self.rules.switch("diagonals")) <= 3 * talent
 
@@ -511,33 +553,13 @@ class _Turn:
         adjustments: tuple[Modifier, ...] = (),
     ) -> Rating:
         """The effective rating of `cid` using `use`, facing `vs` who uses `against`."""
-        char = self.char(cid)
         if use == "item":
             return Rating("item", fixed=0, rules=("C5",))
-        pair = self.rules.halves[use].pair
-        equip, item = char.equipment_bonus(pair)
-        talent = 0
-        notes: list[str] = []
-        src = self.rules.talent_source(use)
-        if src is not None and char.talent(src.pair):
-            talent = talent_bonus(char.talent(src.pair))
-            notes.append(f"talent bonus from {src.pair} talent {char.talent(src.pair)} (S3)")
-        if item:
-            notes.append(f"equipment: {item} (S5)")
+        base, equip, talent, notes = skill_parts(self.enc, cid, use)
         matchup = self.rules.matchup(use, against) if against else 0
         penalty = self.st[cid].major if self.rules.switch("major_loss_penalty") == "skills" else 0
-        return Rating(
-            use,
-            base=char.base(pair),
-            equipment=equip,
-            situational=self.situational(cid, vs),
-            talent=talent,
-            matchup=matchup,
-            losses=penalty,
-            halved=halved,
-            adjustments=adjustments,
-            notes=tuple(notes),
-        )
+        return Rating(use, base, equip, self.situational(cid, vs), 0, 1, talent, matchup, penalty, adjustments, halved,
+                      None, notes)
 
     def attack_rating(self, cid: CharId, use: str, target: CharId, against: str | None) -> Rating:
         adjustments: tuple[Modifier, ...] = ()
@@ -650,10 +672,13 @@ class _Turn:
     ) -> None:
         a_names = ", ".join(self.name(m) for m in att_who)
         d_names = ", ".join(self.name(m) for m in dfn_who)
-        held = "holds" if kind != "interfere" else ("wins" if len(dfn_who) == 1 else "win")
-        verdict = {"attack": f"{a_names} win{'s' if len(att_who) == 1 else ''} by {roll.margin}",
-                   "defense": f"{d_names} {held} by {roll.margin}",
-                   "tie": "a tie"}[roll.winner]
+        if roll.winner == "attack":
+            verdict = f"{a_names} win{'s' if len(att_who) == 1 else ''} by {roll.margin}"
+        elif roll.winner == "defense":
+            held = "holds" if kind != "interfere" else ("wins" if len(dfn_who) == 1 else "win")
+            verdict = f"{d_names} {held} by {roll.margin}"
+        else:
+            verdict = "a tie"
         text = (
             f"{a_names}: {att.explain()}  vs  {d_names}: {dfn.explain()} [{how}] -> {verdict}"
             + (f" ({roll.detail})" if roll.detail else "")
@@ -1092,19 +1117,21 @@ def _collisions(t: _Turn, routes: dict[CharId, movement.Route], sub: int) -> dic
 
 def _apply_route(t: _Turn, cid: CharId, route: movement.Route, sub: int) -> None:
     board = t.enc.board
+    end = route.end
     if route.steps:
-        t.st[cid] = t.st[cid].with_(at=route.end)
-        squares = [list(sq) for sq in route.squares]
-        t.emit("moved", f"{t.name(cid)} moves to {route.end} ({route.cost} square{'s' if route.cost != 1 else ''})",
-               ("P2", "M9", "M11"), who=cid, to=list(route.end), route=squares, cost=route.cost, sub_phase=sub)
+        t.st[cid] = t.st[cid].with_(at=end)
+        cost = route.cost
+        squares = [list(step.to) for step in route.steps]
+        t.emit("moved", f"{t.name(cid)} moves to {end} ({cost} square{'s' if cost != 1 else ''})",
+               ("P2", "M9", "M11"), who=cid, to=list(end), route=squares, cost=cost, sub_phase=sub)
         for step in route.jumps:
             t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to} (M5)",
                    ("M5",), who=cid, over=[list(o) for o in step.over], to=list(step.to))
     if route.stopped is not None:
         why = route.stopped
-        t.emit("stopped", f"{t.name(cid)} stops at {route.end}: {why.why}", (why.rule,), who=cid,
-               at=list(route.end), rule=why.rule, reason=why.why, sub_phase=sub)
-    for step in route.steps:
+        t.emit("stopped", f"{t.name(cid)} stops at {end}: {why.why}", (why.rule,), who=cid,
+               at=list(end), rule=why.rule, reason=why.why, sub_phase=sub)
+    for step in route.steps if board.hazards else ():
         h = int(board.hazard[step.to[1], step.to[0]])
         if h >= 0 and t.active(cid):
             _hazard(t, cid, step.to, board.hazards[h])
