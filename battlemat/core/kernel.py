@@ -24,13 +24,14 @@ LEVEL, LEVEL_CLIMB, STICKY = 0, 1, 2
 # The compiled search (numba's dispatcher of _bucket_search), once ready() has compiled or loaded it:
 # called directly, as bucket_search(flags, centre, ip, fp, work, small, fwork), with no wrapper between.
 bucket_search: Any = None
+route_back: Any = None  # the compiled _route_back, likewise
 _tried = False
 
 
 def ready() -> bool:
     """True when the compiled search can be used: numba (a well-kept JIT for loops over arrays) is
     imported on first use, so commands that never search don't pay for it."""
-    global bucket_search, _tried
+    global bucket_search, route_back, _tried
     if not _tried:
         _tried = True
         try:
@@ -38,6 +39,7 @@ def ready() -> bool:
         except ImportError:  # pragma: no cover - only where numba cannot be installed
             return False
         bucket_search = numba.njit(cache=True)(_bucket_search)
+        route_back = numba.njit(cache=True)(_route_back)
     return bucket_search is not None
 
 
@@ -241,6 +243,29 @@ def _bucket_search(flags, centre, ip, fp, work, small, fwork):  # type: ignore[n
         out[p:p + m] = arr[:m]
         p += m
     return out
+
+
+def _route_back(found, q, nre, st):  # type: ignore[no-untyped-def]
+    """The route to search state `st`, end first, from bucket_search's answer: the states reached
+    are found[q:q + nre] and their links found[q + nre:q + 2 * nre]. Each step is packed as local
+    square << 8 | cost << 1 | diagonal; the walk stops at the start (a link without a parent)."""
+    out = np.empty(nre + 1, np.int64)
+    n = 0
+    while True:
+        at = -1
+        for i in range(nre):
+            if found[q + i] == st:
+                at = i
+                break
+        if at < 0:
+            break
+        ln = found[q + nre + at]
+        if (ln >> 8) == 0:
+            break
+        out[n] = ((st >> 3) << 8) | (ln & 255)
+        n += 1
+        st = (ln >> 8) - 1
+    return out[:n]
 
 
 def work_size(A: int, slots: int) -> tuple[int, int, int]:

@@ -592,7 +592,7 @@ def _search_reach(gr: Grid, rules: Rules, mover: Mover, occupants: _Occupants, s
         found = _Reference(gr, _Search(gr, rules, mover, Context(dict(occupants), sticky)), mover, A)
     nodes, sqs = found.nodes, gr.sqs
     costs = {sqs[j]: c for j, c in zip(nodes, found.costs, strict=True)}  # (faster than dict(zip(...)))
-    routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found)
+    routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found, gr.board.width)
     charge = None
     if use == "Press" and mover.target is not None:
         keep, off_line = _charge(gr, mover, nodes, found.costs, found.devs())
@@ -613,8 +613,8 @@ def _search_reach(gr: Grid, rules: Rules, mover: Mover, occupants: _Occupants, s
 
 class _Found:
     """What a search found: the squares a move can end on in the order found (nodes, with their
-    costs), and, worked out only when asked for, their search states and deviations from a
-    charge's line (M7), the route to a state, and the refusal log."""
+    costs), and, worked out only when asked for, their deviations from a charge's line (M7), the
+    route to the i-th of them, and the refusal log."""
 
     __slots__ = ()
     nodes: list[int]
@@ -623,10 +623,7 @@ class _Found:
     def devs(self) -> list[float]:
         raise NotImplementedError
 
-    def states(self) -> list[int]:
-        raise NotImplementedError
-
-    def route(self, st: int) -> tuple[Step, ...]:
+    def route(self, i: int) -> tuple[Step, ...]:
         raise NotImplementedError
 
     def log(self) -> _Log:
@@ -649,10 +646,8 @@ class _Reference(_Found):
     def devs(self) -> list[float]:
         return [d for _, d, _ in self._ended]
 
-    def states(self) -> list[int]:
-        return [st for _, _, st in self._ended]
-
-    def route(self, st: int) -> tuple[Step, ...]:
+    def route(self, i: int) -> tuple[Step, ...]:
+        st = self._ended[i][2]
         out: list[Step] = []
         sq, parent = self.gr.sq, self._parent
         while st in parent:
@@ -673,7 +668,7 @@ class _Compiled(_Found):
     Only the squares found are read out of the kernel's answer at once: the logs and links stay in
     it until someone asks for a route or a refusal."""
 
-    __slots__ = ("nodes", "costs", "_found", "_zones", "_mover", "_links")
+    __slots__ = ("nodes", "costs", "_found", "_zones", "_mover", "_sizes")
 
     def __init__(self, gr: Grid, mover: Mover, occupants: _Occupants, zones: tuple[StickyFoe, ...]) -> None:
         A = mover.allowance
@@ -695,48 +690,28 @@ class _Compiled(_Found):
             work = gr.work[A] = (np.empty(iw, np.int64), np.empty(sw, np.int16), np.empty(fw, np.float64))
         flags, centre = gr._arrays or gr.arrays()
         found = self._found = kernel.bucket_search(flags, centre, np.array(ip, np.int64), fp, *work)
-        ne = int(found[0])
+        # (squares found, refusals logged, ended states logged, states reached): where each part starts
+        ne, nr, nl, nre = self._sizes = found[:4].tolist()
         rec = found[4:4 + 2 * ne].tolist()
         self.nodes, self.costs = rec[:ne], rec[ne:]
         self._zones, self._mover = zones, mover
-        self._links: tuple[list[int], list[int]] | None = None
-
-    def _parts(self) -> tuple[int, int, int, int]:
-        """(squares found, refusals logged, ended states logged, states reached) and where the logs start."""
-        ne, nr, nl, nre = self._found[:4].tolist()
-        return ne, nr, nl, nre
 
     def devs(self) -> list[float]:
-        ne = len(self.nodes)
+        ne = self._sizes[0]
         return self._found[4 + 3 * ne:4 + 4 * ne].view(np.float64).tolist()
 
-    def states(self) -> list[int]:
-        ne = len(self.nodes)
-        return self._found[4 + 2 * ne:4 + 3 * ne].tolist()
-
-    def route(self, st: int) -> tuple[Step, ...]:
-        if self._links is None:  # the states reached and their links, read out on the first route
-            ne, nr, nl, nre = self._parts()
-            q = 4 + 4 * ne + 2 * nr + 2 * nl
-            self._links = (self._found[q:q + nre].tolist(), self._found[q + nre:q + 2 * nre].tolist())
-        reached, links = self._links
+    def route(self, i: int) -> tuple[Step, ...]:
+        ne, nr, nl, nre = self._sizes
+        found = self._found
+        st = int(found[4 + 2 * ne + i])  # the search state that ended on the i-th square
+        packed = kernel.route_back(found, 4 + 4 * ne + 2 * nr + 2 * nl, nre, st).tolist()
         (x0, y0), R = self._mover.at, self._mover.allowance + 1
         ox, oy, W = x0 - R, y0 - R, 2 * R + 1  # the window's corner and width
-        out: list[Step] = []
-        while True:  # a route has a few steps: finding each in the list beats building a table
-            try:
-                ln = links[reached.index(st)]
-            except ValueError:
-                break  # the start
-            if not ln >> 8:
-                break
-            lu = st >> 3
-            out.append(Step((ox + lu % W, oy + lu // W), (ln >> 1) & 127, (), bool(ln & 1)))
-            st = (ln >> 8) - 1
-        return tuple(reversed(out))
+        return tuple(Step((ox + (p >> 8) % W, oy + (p >> 8) // W), (p >> 1) & 127, (), bool(p & 1))
+                     for p in reversed(packed))
 
     def log(self) -> _Log:
-        ne, nr, nl, _ = self._parts()
+        ne, nr, nl, _ = self._sizes
         p = 4 + 4 * ne
         why = [_LEVEL, _LEVEL_CLIMB] + [sticky_refusal(foe) for foe in self._zones]
         rec = self._found[p:p + 2 * nr + 2 * nl].tolist()
@@ -877,25 +852,21 @@ def _settle(gr: Grid, log: _Log) -> dict[int, tuple[int, Refusal]]:
 class _Routes(Mapping[XY, tuple[Step, ...]]):
     """Routes of a Reach, rebuilt from the search's parent links when first asked for."""
 
-    __slots__ = ("_squares", "_found", "_ends_by_square", "_done")
+    __slots__ = ("_squares", "_found", "_width", "_done")
 
-    def __init__(self, squares: Mapping[XY, int], found: _Found) -> None:
-        self._squares = squares  # in the order found, as found.states()
-        self._found = found
-        self._ends_by_square: dict[XY, int] | None = None  # search state by square, the first time one is asked for
+    def __init__(self, squares: Mapping[XY, int], found: _Found, width: int) -> None:
+        self._squares = squares  # in the order found, as found.nodes
+        self._found, self._width = found, width
         self._done: dict[XY, tuple[Step, ...]] | None = None
-
-    def _ends(self) -> dict[XY, int]:
-        if self._ends_by_square is None:
-            self._ends_by_square = dict(zip(self._squares, self._found.states(), strict=True))
-        return self._ends_by_square
 
     def __getitem__(self, sq: XY) -> tuple[Step, ...]:
         if self._done is None:
             self._done = {}
         done = self._done.get(sq)
         if done is None:
-            done = self._done[sq] = self._found.route(self._ends()[sq])
+            if sq not in self._squares:
+                raise KeyError(sq)
+            done = self._done[sq] = self._found.route(self._found.nodes.index(sq[1] * self._width + sq[0]))
         return done
 
     def __iter__(self):  # type: ignore[no-untyped-def]
