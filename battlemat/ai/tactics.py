@@ -99,7 +99,7 @@ def _danger(v: View, f: Character) -> int:
 
 def _most_dangerous(v: View) -> Character:
     foes = v.enemies()
-    return max(foes, key=lambda f: (_danger(v, f), v.threat(f), -v.enc.ids.index(f.id)))
+    return max(foes, key=lambda f: (_danger(v, f), v.threat(f)))  # the first declared of equals (foes keep that order)
 
 
 def _advance(v: View, foe: Character) -> Intent | None:

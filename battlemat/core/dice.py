@@ -13,14 +13,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from battlemat.core.rating import Rating
 
 
-@dataclass(frozen=True)
-class Roll:
-    """The outcome of a check or a contest.
+class Roll(NamedTuple):
+    """The outcome of a check or a contest (a named tuple: a turn rolls a few, made in C).
 
     winner: "attack" (the acting side reached its goal), "defense" (the opposing side or the
     target number held), or "tie" (nobody gains; C3's "equal" case).

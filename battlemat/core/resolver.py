@@ -367,6 +367,10 @@ class _Turn:
     def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
         self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))
 
+    def emit_data(self, type_: str, text: str, rules: tuple[str, ...], data: dict[str, object]) -> None:
+        """emit() for data already in a dict of its own (no keyword arguments to pack again)."""
+        self.events.append(Event(type_, self.n, self.phase, text, rules, MappingProxyType(data)))
+
     def char(self, cid: CharId) -> Character:
         return self.enc.by_id[cid]
 
@@ -412,7 +416,7 @@ class _Turn:
                 words += f", heading for {tuple(it.to) if it.to is not None else tuple(it.path[-1])}"
             if it.throw is not None:
                 words += f", to throw it to {tuple(it.throw)}"
-            self.emit("intent", words, (self.rules.halves[it.use].phase,), **it.to_dict())
+            self.emit_data("intent", words, (self.rules.halves[it.use].phase,), it.to_dict())
         self._plan_blocks()
 
     def _plan_blocks(self) -> None:
