@@ -30,17 +30,17 @@ class Memory:
     opened: set[CharId] = field(default_factory=set)
     last_target: dict[CharId, CharId] = field(default_factory=dict)
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
-    ratings: dict[tuple[CharId, str], int] = field(default_factory=dict)  # this turn's, by (who, half)
+    # View.rating and View.strength by (who, half, major losses) and (who, major losses): for the match,
+    # since nothing else of theirs changes in one
+    ratings: dict[tuple[CharId, str, int], int] = field(default_factory=dict)
+    strength: dict[tuple[CharId, int], tuple[int, int, int]] = field(default_factory=dict)
     foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
-    strength: dict[CharId, tuple[int, int, int]] = field(default_factory=dict)  # this turn's View.strength
     fields: dict[XY, list[int]] = field(default_factory=dict)  # walking distances by goal, for the match
 
     def new_turn(self, claimed: set[XY]) -> None:
-        """Forget what held for the last decision: squares claimed, ratings, who stands where."""
+        """Forget what held for the last decision: squares claimed, who is still in the fight."""
         self.claimed = claimed
-        self.ratings.clear()
         self.foes.clear()
-        self.strength.clear()
 
 
 class View:
@@ -76,18 +76,17 @@ class View:
 
     # -- numbers ---------------------------------------------------------------------------------
     def rating(self, c: Character, half: str) -> int:
-        """Base + equipment, less major-loss penalties: what a planner can count on (S2, S5, L5).
-        Remembered for the turn being decided (Brain.decide clears it)."""
-        key = (c.id, half)
+        """Base + equipment, less major-loss penalties: what a planner can count on (S2, S5, L5)."""
+        key = (c.id, half, self.state.chars[c.id].major)
         got = self.memory.ratings.get(key)
         if got is None:
             base, equip, _, _ = skill_parts(self.enc, c.id, half)
-            penalty = self.state.chars[c.id].major if self.enc.rules.switch("major_loss_penalty") == "skills" else 0
+            penalty = key[2] if self.enc.rules.switch("major_loss_penalty") == "skills" else 0
             got = self.memory.ratings[key] = max(0, base + equip - penalty)
         return got
 
     def my(self, half: str) -> int:
-        got = self.memory.ratings.get((self.me.id, half))
+        got = self.memory.ratings.get((self.me.id, half, self.state.chars[self.me.id].major))
         return self.rating(self.me, half) if got is None else got
 
     def threat(self, c: Character) -> int:
@@ -96,13 +95,14 @@ class View:
 
     def strength(self, c: Character) -> tuple[int, int, int]:
         """A character's best ranged attack (Shoot, Throw), best reach attack (Melee, Press,
-        Wrestle) and best of all, as `rating` counts them; remembered for the turn being decided."""
-        got = self.memory.strength.get(c.id)
+        Wrestle) and best of all, as `rating` counts them."""
+        key = (c.id, self.state.chars[c.id].major)
+        got = self.memory.strength.get(key)
         if got is None:
             r = self.rating
             ranged = max(r(c, "Shoot"), r(c, "Throw"))
             reach = max(r(c, "Melee"), r(c, "Press"), r(c, "Wrestle"))
-            got = self.memory.strength[c.id] = (ranged, reach, max(ranged, reach))
+            got = self.memory.strength[key] = (ranged, reach, max(ranged, reach))
         return got
 
     # -- space -----------------------------------------------------------------------------------

@@ -49,7 +49,9 @@ class Outcome:
 
 def outcome(enc: Encounter, state: MatchState) -> Outcome:
     """A combat ends when at most one side has characters still in the fight (defeated or fled)."""
-    standing = [s for s in enc.sides if any(state[c.id].active for c in enc.characters if c.side == s)]
+    chars = state.chars
+    fighting = {c.side for c in enc.characters if chars[c.id].active}
+    standing = [s for s in enc.sides if s in fighting]
     if len(standing) > 1:
         return Outcome(False, None, "")
     if not standing:

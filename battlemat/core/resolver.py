@@ -1171,18 +1171,15 @@ def _board_checks(t: _Turn, ranged: bool) -> None:
     if board is None:
         return
     aggressive = set(t.rules.switch("aggressive_skills"))
-    for cid in t.order():
-        it = t.intents.get(cid)
-        if it is None or it.target is None or not t.active(cid) or cid in t.failed:
-            continue
-        half = t.rules.halves[it.use]
-        if half.act != "attack":
+    for cid, _, target, half in t.attacks:
+        if not t.active(cid) or cid in t.failed:
             continue
         if ranged and (not half.ranged or half.phase != "P3"):
             continue
         if not ranged and (not half.reach or half.phase != "P4"):
             continue
-        a, b = t.st[cid].at, t.st[it.target].at
+        it = t.intents[cid]
+        a, b = t.st[cid].at, t.st[target].at
         if a is None or b is None:
             continue
         a, b = _xy(a), _xy(b)
@@ -1200,11 +1197,11 @@ def _board_checks(t: _Turn, ranged: bool) -> None:
                         why, rule = f"cannot Shoot next to {t.name(c)}, who uses {o.use} (R2)", "R2"
                         break
         elif not geometry.adjacent(board, a, b):
-            why, rule = f"{t.name(it.target)} is out of reach after movement (P4)", "P4"
+            why, rule = f"{t.name(target)} is out of reach after movement (P4)", "P4"
         if why:
             t.failed.add(cid)
-            t.emit("no_effect", f"{t.name(cid)}: {it.use} on {t.name(it.target)} fails: {why}", (rule,),
-                   who=cid, target=it.target, rule=rule, reason=why)
+            t.emit("no_effect", f"{t.name(cid)}: {it.use} on {t.name(target)} fails: {why}", (rule,),
+                   who=cid, target=target, rule=rule, reason=why)
 
 
 def _ranged(t: _Turn) -> None:
