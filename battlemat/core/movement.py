@@ -28,6 +28,7 @@ import numpy as np
 
 from battlemat.core import geometry, kernel
 from battlemat.core.board import DIRECTIONS, Board, Hazard
+from battlemat.core.encounter import memo_for
 from battlemat.core.perboard import PerBoard
 from battlemat.core.rules import Rules
 from battlemat.types import XY, CharId
@@ -1052,13 +1053,15 @@ def mover_for(enc: Any, chars: Mapping[CharId, Any], who: CharId, use: str, targ
               item: str = "simple", moving: bool = True) -> Mover:
     """The Mover for `who` using `use` (a canonical half) at its current square (M1-M3, M5)."""
     char = enc.by_id[who]
-    rules: Rules = enc.rules
     st = chars[who]
     pair = "Acrobatics/Climb"
     jump = char.base(pair) + char.equipment_bonus(pair)[0] if use == "Acrobatics" else 0
     t_at = chars[target].at if target is not None and target in chars else None
     t_name = enc.by_id[target].name if target is not None and target in enc.by_id else ""
-    allowed = allowance(rules, char, use, st.major, item, moving)
+    memo, key = memo_for(enc), ("allowance", who, use, st.major, item, moving)  # (asked many times a turn)
+    allowed = memo.get(key)
+    if allowed is None:
+        allowed = memo[key] = allowance(enc.rules, char, use, st.major, item, moving)
     if getattr(st, "held_by", None) is not None and use != "Escape":
         allowed = 0  # C8: held in a grip (M13) nobody moves away but by Escape
     return Mover(who, char.name, use, st.at, allowed, jump,

@@ -7,11 +7,12 @@ made it, with the rule behind each, so the log and the UI can explain any outcom
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Modifier:
-    """One situational advantage (+) or disadvantage (-) with its reason (rule S6)."""
+class Modifier(NamedTuple):
+    """One situational advantage (+) or disadvantage (-) with its reason (rule S6). A named tuple:
+    contests make several a turn, and intents that carry them are hashed and compared."""
 
     value: int
     reason: str

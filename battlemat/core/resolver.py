@@ -23,7 +23,7 @@ from battlemat.core.board import Hazard
 from battlemat.core.character import Character
 from battlemat.core.dice import DiceEngine, Diceless, Roll
 from battlemat.core.elusion import elude
-from battlemat.core.encounter import Encounter
+from battlemat.core.encounter import Encounter, memo_for
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.events import Event
 from battlemat.core.intents import Intent
@@ -275,19 +275,11 @@ def start_context(enc: Encounter, state: MatchState, side: str) -> movement.Cont
     return ctx
 
 
-_PARTS: tuple[Encounter | None, dict[tuple[CharId, str], tuple[int, int, int, tuple[str, ...]]]] = (None, {})
-
-
 def skill_parts(enc: Encounter, cid: CharId, use: str) -> tuple[int, int, int, tuple[str, ...]]:
     """What of `cid`'s rating with `use` never changes in a match: base (S2), equipment (S5),
-    talent bonus (S3), and the notes that explain them. Worked out once per encounter (the last
-    one asked about: a batch or a window plays one encounter at a time)."""
-    global _PARTS
-    memo_of, memo = _PARTS
-    if memo_of is not enc:
-        memo = {}
-        _PARTS = (enc, memo)
-    parts = memo.get((cid, use))
+    talent bonus (S3), and the notes that explain them (worked out once: `memo_for`)."""
+    memo = memo_for(enc)
+    parts = memo.get(("parts", cid, use))
     if parts is None:
         char, rules = enc.by_id[cid], enc.rules
         pair = rules.halves[use].pair
@@ -299,8 +291,8 @@ def skill_parts(enc: Encounter, cid: CharId, use: str) -> tuple[int, int, int, t
             notes.append(f"talent bonus from {src.pair} talent {char.talent(src.pair)} (S3)")
         if item:
             notes.append(f"equipment: {item} (S5)")
-        parts = memo[cid, use] = (char.base(pair), equip, talent, tuple(notes))
-    return parts
+        parts = memo["parts", cid, use] = (char.base(pair), equip, talent, tuple(notes))
+    return parts  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------------------
