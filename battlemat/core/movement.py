@@ -1085,12 +1085,18 @@ def side_context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: 
     one context serves a whole side."""
     occ: dict[XY, Occupant] = {}
     sticky: list[StickyFoe] = []
+    uses = sticky_uses or _NO_USES
     for c in enc.characters:
         st = chars.get(c.id)
         if c.id == who or st is None or st.at is None or not st.active:
             continue
-        occ.setdefault(tuple(st.at), _occupant(c.name, c.side == side))
-        use = (sticky_uses or {}).get(c.id)
-        if use is not None and c.side != side:
-            sticky.append(StickyFoe(tuple(st.at), c.name, use))
+        at = tuple(st.at)
+        friend = c.side == side
+        occ.setdefault(at, _occupant(c.name, friend))
+        use = None if friend else uses.get(c.id)
+        if use is not None:
+            sticky.append(StickyFoe(at, c.name, use))
     return Context(MappingProxyType(occ), tuple(sticky))
+
+
+_NO_USES: Mapping[CharId, str] = MappingProxyType({})

@@ -155,18 +155,20 @@ def _validate(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
     if st.fled:
         raise IllegalIntent(who, "has left the conflict and cannot act", "C5", "who")
     use = intent.use
-    if use.strip().lower() == "item":
-        use = "item"
-        if intent.item not in rules.item_move:
-            raise IllegalIntent(
-                who, f"item use must be one of {', '.join(rules.item_move)}, not {intent.item!r}", "M1", "item"
-            )
-    else:
-        try:
-            use = rules.half(use).name
-        except RulesError as exc:
-            raise IllegalIntent(who, str(exc), "S1", "use") from None
-    half = rules.halves[use]
+    half = rules.halves.get(use)  # spelt as the rules spell it (the AI's and the UI's intents): no look-up by case
+    if half is None or use == "item":
+        if use.strip().lower() == "item":
+            use = "item"
+            if intent.item not in rules.item_move:
+                raise IllegalIntent(
+                    who, f"item use must be one of {', '.join(rules.item_move)}, not {intent.item!r}", "M1", "item"
+                )
+        else:
+            try:
+                use = rules.half(use).name
+            except RulesError as exc:
+                raise IllegalIntent(who, str(exc), "S1", "use") from None
+        half = rules.halves[use]
     if intent.target is not None:
         if intent.target not in enc.by_id:
             raise IllegalIntent(who, f"target {intent.target!r} is not a character in this encounter", field="target")
