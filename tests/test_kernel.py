@@ -51,8 +51,11 @@ def scenes(draw):
 def answers(scene, compiled: bool, monkeypatch) -> tuple:
     board, rules, mover, ctx = scene
     gr = movement.grid(board, str(rules.switch("diagonals")))
-    iw, sw, fw = kernel.work_size(mover.allowance, gr.slots)  # scratch space as a last call left it:
-    gr.work[mover.allowance] = (np.full(iw, 987654321), np.full(sw, -3, np.int16), np.full(fw, 1e300))
+    size, mid, end = kernel.scratch_layout(mover.allowance, gr.slots)  # scratch space as a last call left it:
+    scratch = np.full(size, 987654321, np.int64)
+    scratch[mid:end].view(np.int16)[:] = -3
+    scratch[end:].view(np.float64)[:] = 1e300
+    gr.work[mover.allowance] = (scratch, mid, end)
     with monkeypatch.context() as m:
         if not compiled:  # as where numba is missing
             m.setattr(kernel, "ready", lambda: False)

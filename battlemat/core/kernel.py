@@ -22,7 +22,7 @@ import numpy as np
 
 LEVEL, LEVEL_CLIMB, STICKY = 0, 1, 2
 # The compiled search (numba's dispatcher of _bucket_search), once ready() has compiled or loaded it:
-# called directly, as bucket_search(flags, centre, ip, fp, work, small, fwork), with no wrapper between.
+# called directly, as bucket_search(flags, centre, ip, fp, scratch), with no wrapper between.
 bucket_search: Any = None
 route_back: Any = None  # the compiled _route_back, likewise
 _tried = False
@@ -43,7 +43,7 @@ def ready() -> bool:
     return bucket_search is not None
 
 
-def _bucket_search(flags, centre, ip, fp, work, small, fwork):  # type: ignore[no-untyped-def]
+def _bucket_search(flags, centre, ip, fp, scratch):  # type: ignore[no-untyped-def]
     """The search of `movement._search` (see there for the rules of one step).
 
     flags[node, slot] (int16) describes the step to the neighbour in that slot: diagonal (1),
@@ -52,20 +52,23 @@ def _bucket_search(flags, centre, ip, fp, work, small, fwork):  # type: ignore[n
     0 where the slot has no neighbour. The neighbour is node + dy * width + dx. centre[node] is the
     square's centre (x, y) for a Press line.
     ip = (map width, x0, y0, allowance, Climb?, alternating diagonals?, Press?, hex map?, number of
-    occupants, number of sticky foes) followed by
+    occupants, number of sticky foes, where the scratch space's int16 part starts, where its float64
+    part starts) followed by
     each occupant's node and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
     fp = the Press line (ax, ay, bx, by, length).
-    work, small and fwork are scratch space (int64, int16, float64) of `work_size(allowance, slots)`,
-    reused between calls: every result is copied out of them, and the GIL is held throughout. Only
-    what a call writes is read back, so only the cost table is cleared: the search touches little
-    memory besides the squares it visits.
+    scratch is int64 scratch space of `scratch_layout(allowance, slots)`, reused between calls, with
+    an int16 and a float64 part (one array: numba checks each argument's type on every call). Every
+    result is copied out of it, and the GIL is held throughout. Only what a call writes is read
+    back, so only the cost table is cleared: the search touches little memory besides the squares
+    it visits.
 
     Returns one int64 array: [ne, nr, nl, nre], the squares that can end a move in the order found
     (ne nodes, costs, states, deviations as float64 bits), the refusal log (nr nodes, codes), the
     ended log (nl nodes, codes), and the nre states reached with their links ((parent state + 1)
     << 8 | cost << 1 | diagonal)."""
     width, x0, y0, A, climb, alternating, press = ip[0], ip[1], ip[2], ip[3], ip[4], ip[5], ip[6]
-    hexmap, n_occ, F = ip[7], ip[8], ip[9]
+    hexmap, n_occ, F, mid, end = ip[7], ip[8], ip[9], ip[10], ip[11]
+    work, small, fwork = scratch[:mid], scratch[mid:end].view(np.int16), scratch[end:].view(np.float64)
     ax, ay, bx, by, length = fp[0], fp[1], fp[2], fp[3], fp[4]
     R = A + 1
     W = 2 * R + 1
@@ -77,13 +80,13 @@ def _bucket_search(flags, centre, ip, fp, work, small, fwork):  # type: ignore[n
     occ = small[S + WW:S + 2 * WW]  # per local square: 0 free, 1 ally, 2 enemy
     occ[:] = 0
     for i in range(n_occ):
-        j, kind = ip[10 + 2 * i], ip[11 + 2 * i]
+        j, kind = ip[12 + 2 * i], ip[13 + 2 * i]
         x, y = j % width - ox, j // width - oy
         if 0 <= x < W and 0 <= y < W:
             occ[y * W + x] = kind
     zones = np.zeros((F, WW), np.bool_)  # zones[f, local]: next to the f-th sticky foe (M6)
     for f in range(F):
-        at = ip[10 + 2 * n_occ + f]
+        at = ip[12 + 2 * n_occ + f]
         fx, fy = at % width, at // width
         if hexmap:
             for k in range(slots):
@@ -268,8 +271,11 @@ def _route_back(found, q, nre, st):  # type: ignore[no-untyped-def]
     return out[:n]
 
 
-def work_size(A: int, slots: int) -> tuple[int, int, int]:
-    """Sizes of the int64, int16 and float64 scratch arrays of bucket_search for allowance A."""
+def scratch_layout(A: int, slots: int) -> tuple[int, int, int]:
+    """bucket_search's scratch space for allowance A: its length in int64 words, and where its int16
+    part and its float64 part start (ip[10] and ip[11])."""
     WW = (2 * A + 3) ** 2
     S = 8 * WW
-    return 2 * S + (A + 1) * (S + 1) + 4 * WW + 4 * WW * slots + 8 * WW, S + 2 * WW, S + WW
+    words, shorts, floats = 2 * S + (A + 1) * (S + 1) + 4 * WW + 4 * WW * slots + 8 * WW, S + 2 * WW, S + WW
+    end = words + (shorts + 3) // 4
+    return end + floats, words, end

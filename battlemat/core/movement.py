@@ -189,7 +189,7 @@ class Grid:
     level_edges: list[tuple[tuple[int, int, bool, bool, bool, int], ...]] = field(default_factory=list)
     sqs: list[XY] = field(default_factory=list)  # node -> square
     _arrays: tuple[Any, ...] | None = None
-    work: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # allowance -> kernel scratch space
+    work: dict[int, tuple[Any, int, int]] = field(default_factory=dict)  # allowance -> kernel scratch and its layout
     memo: OrderedDict[tuple[Any, ...], Reach] = field(default_factory=OrderedDict)  # reach's answers (oldest first)
     hexmap: bool = False
 
@@ -677,7 +677,13 @@ class _Compiled(_Found):
         x0, y0 = here
         w, h = gr.board.width, gr.board.height
         press = mover.use == "Press" and mover.target is not None
-        ip = [w, x0, y0, A, mover.use == "Climb", gr.diagonals == "alternating", press, gr.hexmap, 0, len(zones)]
+        work = gr.work.get(A)
+        if work is None:
+            size, mid, end = kernel.scratch_layout(A, gr.slots)
+            work = gr.work[A] = (np.empty(size, np.int64), mid, end)
+        scratch, mid, end = work
+        ip = [w, x0, y0, A, mover.use == "Climb", gr.diagonals == "alternating", press, gr.hexmap, 0, len(zones),
+              mid, end]
         for (x, y), o in occupants:  # by node, on the board, not the mover's own square (M10)
             if 0 <= x < w and 0 <= y < h and (x, y) != here:
                 ip += (y * w + x, 1 if o.friend else 2)
@@ -685,12 +691,8 @@ class _Compiled(_Found):
         for foe in zones:
             ip.append(foe.at[1] * w + foe.at[0])
         fp = np.array(_charge_line(gr.board, mover), np.float64) if press else _NO_LINE
-        work = gr.work.get(A)
-        if work is None:
-            iw, sw, fw = kernel.work_size(A, gr.slots)
-            work = gr.work[A] = (np.empty(iw, np.int64), np.empty(sw, np.int16), np.empty(fw, np.float64))
         flags, centre = gr._arrays or gr.arrays()
-        found = self._found = kernel.bucket_search(flags, centre, np.array(ip, np.int64), fp, *work)
+        found = self._found = kernel.bucket_search(flags, centre, np.array(ip, np.int64), fp, scratch)
         # (squares found, refusals logged, ended states logged, states reached): where each part starts
         ne, nr, nl, nre = self._sizes = found[:4].tolist()
         rec = found[4:4 + 2 * ne].tolist()
