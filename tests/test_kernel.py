@@ -5,6 +5,9 @@ M10, M12). Random boards with levels, stairs, pits and difficult squares, square
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -84,3 +87,14 @@ def test_the_compiled_search_is_used_for_plain_moves_and_not_for_jumps_or_provok
         movement.forget(board)
         movement.reach(board, RULES, movement.Mover("a", "Ada", use, (1, 1), 3, jump, target, "Orc"))
     assert calls == ["kernel", "kernel"]  # Exit and Press; jumps (M5) and Provoke (M8) use the reference
+
+
+def test_prepare_compiles_the_search_and_the_walk_back_along_a_route():
+    """The play window calls prepare() before it opens, so that no hover waits for numba: both compiled
+    functions a reach and its routes use are ready afterwards (M1, M11). In a fresh process, so that
+    other tests' searches have not compiled them already."""
+    code = ("from battlemat.core import kernel, movement; from battlemat.io.rules_file import load_rules; "
+            "movement.prepare(load_rules()); "
+            "print(len(kernel.bucket_search.signatures), len(kernel.route_back.signatures))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1", "1"]

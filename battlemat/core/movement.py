@@ -559,7 +559,8 @@ def prepare(rules: Rules) -> None:
     install compiles it: a few seconds; later a fraction of a second to load): the play window calls
     this before it opens, so no hover ever waits for it."""
     if kernel.ready():
-        _reach(Board(3, 3), rules, Mover("", "", "Exit", (1, 1), 1), Context())
+        rc = _reach(Board(3, 3), rules, Mover("", "", "Exit", (1, 1), 1), Context())
+        rc.route_to((2, 2))  # the walk back along a route is compiled too (kernel.route_back)
 
 
 def forget(board: Board) -> None:
