@@ -349,3 +349,22 @@ def test_C5_exit_leaves_only_at_the_map_edge(to, fled):
     evs = m.play([Intent("ada", "Exit", to=to)])
     assert m.state["ada"].fled == fled
     assert any(e.type == "fled" for e in evs) == fled
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_M6_sticky_context_built_on_a_start_context_is_the_side_context(seed):
+    """P2 reuses the start-of-turn occupants while nobody has moved yet and adds the sticky foes of the
+    sub-phase (M6, M10): the same context side_context builds, with the same foes in the same order."""
+    import random
+    from pathlib import Path
+
+    from battlemat.io.encounter import load_encounter
+
+    enc = load_encounter(Path(__file__).resolve().parent.parent / "maps" / "art_gallery.toml")
+    rng = random.Random(seed)
+    chars = {cid: s.with_(defeated=rng.random() < 0.2) for cid, s in enc.initial_state().chars.items()}
+    uses = {c.id: rng.choice(["Melee", "Wrestle"]) for c in enc.characters if rng.random() < 0.5}
+    for side in enc.sides:
+        start = movement.side_context(enc, chars, side)
+        assert movement.with_sticky(start, enc, chars, side, uses) == movement.side_context(enc, chars, side, uses)
+    assert any(movement.side_context(enc, chars, side, uses).sticky for side in enc.sides) or not uses

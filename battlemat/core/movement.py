@@ -502,7 +502,7 @@ def _grid_for(board: Board, rules: Rules) -> Grid:
 
 
 _ALONE = Context()
-MEMO_SIZE = 2048  # answers kept per board, about 8 KB each: a batch of combats asks its first turns' questions again
+MEMO_SIZE = 2048  # answers kept per board, about 5 KB each: a batch of combats asks its first turns' questions again
 
 
 def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) -> Reach:
@@ -1103,3 +1103,18 @@ def side_context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: 
 
 
 _NO_USES: Mapping[CharId, str] = MappingProxyType({})
+
+
+def with_sticky(base: Context, enc: Any, chars: Mapping[CharId, Any], side: str,
+                sticky_uses: Mapping[CharId, str]) -> Context:
+    """side_context(enc, chars, side, sticky_uses) for a `base` context of `side` whose occupants
+    still stand where they stood: its occupants, and the sticky enemies among them (M6)."""
+    sticky = []
+    for c in enc.characters:
+        use = sticky_uses.get(c.id)
+        if use is None or c.side == side:
+            continue
+        st = chars.get(c.id)
+        if st is not None and st.at is not None and st.active:
+            sticky.append(StickyFoe(tuple(st.at), c.name, use))
+    return Context(base.occupants, tuple(sticky))

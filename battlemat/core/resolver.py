@@ -1047,6 +1047,7 @@ def _board_movement(t: _Turn) -> None:
         if it is not None and (it.moves or (it.use == "Press" and it.target is not None)):  # M7: Press always charges
             h = t.rules.halves[it.use]
             by_sub.setdefault(h.sub_phase if h.name != "item" else 3, []).append((cid, it))
+    still = True  # nobody has moved yet this turn: the start-of-turn contexts still say who stands where
     for sub in (1, 2, 3):
         if sub not in by_sub:
             continue
@@ -1063,10 +1064,12 @@ def _board_movement(t: _Turn) -> None:
                 continue
             mover = movement.mover_for(t.enc, snapshot, cid, it.use, it.target, it.item)
             side = t.enc.by_id[cid].side
-            if side not in ctxs:
-                ctxs[side] = movement.side_context(t.enc, snapshot, side, sticky)
             # who stood where as P2 began: as the turn began (P1 and escapes move nobody)
-            ctx, plan_ctx = ctxs[side], start_context(t.enc, t.state, side)
+            plan_ctx = start_context(t.enc, t.state, side)
+            if side not in ctxs:
+                ctxs[side] = (movement.with_sticky(plan_ctx, t.enc, snapshot, side, sticky) if still
+                              else movement.side_context(t.enc, snapshot, side, sticky))
+            ctx = ctxs[side]
             path = [tuple(p) for p in it.path]
             route = movement.plan_route(board, t.rules, mover, ctx, it.to, path, plan_ctx)  # type: ignore[arg-type]
             movers.append((cid, route))
@@ -1074,6 +1077,7 @@ def _board_movement(t: _Turn) -> None:
             routes = _collisions(t, dict(movers), sub)
             for cid, _ in movers:
                 _apply_route(t, cid, routes[cid], sub)
+            still = False
 
 
 def _collisions(t: _Turn, routes: dict[CharId, movement.Route], sub: int) -> dict[CharId, movement.Route]:
