@@ -143,3 +143,17 @@ def test_level_change_lookup_matches_looking_around_every_square(w, h, seed, r, 
         for x in range(w):
             around = level[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
             assert level_changes_near(board, (x, y), r) == bool((around != level[y, x]).any()), (x, y)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=9), st.integers(0, 2**32))
+def test_weighted_choice_draws_as_random_choices(weights, seed):
+    """The AI's weighted pick (nearest foe, archer's target) is Random.choices without its checks:
+    the same pick and the same draws from the match's one rng, so seeded fights stay as they were."""
+    from battlemat.ai.view import weighted_choice
+
+    population = [f"c{i}" for i in range(len(weights))]
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for _ in range(5):
+        assert weighted_choice(ours, population, weights) == theirs.choices(population, weights=weights)[0]
+    assert ours.random() == theirs.random()

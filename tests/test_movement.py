@@ -16,6 +16,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.movement import Context, Mover, Occupant, StickyFoe, reach
 from battlemat.io.rules_file import load_rules
+from battlemat.types import XY
 
 RULES = load_rules()
 
@@ -179,6 +180,32 @@ def test_M6_block_and_dodge_share_one_answer_and_each_keeps_its_mover():
     assert (block.mover.use, block.mover.who, dodge.mover.use, dodge.mover.who) == ("Block", "a", "Dodge", "b")
     melee = reach(board, RULES, mover("Melee", allow=2), ORC)
     assert (1, 3) not in melee.costs  # a sticky-bound mover is never given the free answer
+
+
+def test_remembered_answers_asked_for_again_outlive_older_ones(monkeypatch):
+    """A full memo drops its oldest answer, unless that answer was asked for again since: then it
+    gets a second turn at the back, and the next oldest goes (movement._make_room). Answers are
+    values, so this changes what is searched again, never what reach returns."""
+    board = board_from(OPEN)
+    searched: list[XY] = []
+    search = movement._search_reach
+
+    def counting(gr, rules, m, *rest):  # type: ignore[no-untyped-def]
+        searched.append(m.at)
+        return search(gr, rules, m, *rest)
+
+    monkeypatch.setattr(movement, "_search_reach", counting)
+    monkeypatch.setattr(movement, "MEMO_SIZE", 3)
+    movement.forget(board)
+    ask = [mover("Exit", at=(x, 3)) for x in range(5)]
+    first = [reach(board, RULES, m) for m in ask[:3]]  # the memo is full: (0, 3), (1, 3), (2, 3)
+    assert reach(board, RULES, ask[0]) is first[0]  # asked for again
+    reach(board, RULES, ask[3])  # makes room: (0, 3) was asked for again, so (1, 3) goes
+    assert searched == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    assert reach(board, RULES, ask[0]) is first[0] and reach(board, RULES, ask[2]) is first[2]
+    reach(board, RULES, ask[1])
+    assert searched[-1] == (1, 3) and len(searched) == 5  # (1, 3) had gone; (0, 3) and (2, 3) had not
+    movement.forget(board)
 
 
 def test_M6_becoming_adjacent_during_the_move_holds_the_mover():

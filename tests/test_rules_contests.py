@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 from conftest import act, char, of, play_data
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battlemat.core.rating import Modifier, Rating
 
 
 def contest(events, defender=None):
@@ -253,3 +257,25 @@ def test_forecast_matches_the_resolved_contest_C5_S7():
     events = Match(enc).play(intents)
     (c,) = [e for e in events if e.type == "contest"]
     assert (c.data["attack"]["value"], c.data["defense"]["value"]) == (f.attack.value, f.defense.value)
+
+
+_MODS = st.lists(st.builds(Modifier, st.sampled_from([-2, -1, 1, 2]), st.sampled_from(["cover", "higher ground"]),
+                           st.sampled_from(["R4", "R5", "S6"])), max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 2), _MODS, st.integers(0, 3), st.integers(1, 4), st.integers(0, 2),
+       st.integers(-2, 2), st.integers(0, 2), _MODS, st.booleans(), st.sampled_from([None, 0]),
+       st.lists(st.sampled_from(["group: a, b", "equipment: sword (S5)"]), max_size=2))
+def test_S2_explain_reads_every_part_in_order(base, equip, sit, group, size, talent, matchup, losses, adj, halved,
+                                             fixed, notes):
+    """A rating's words (the log's 'Press 4 = base 2 +1 ...') name every part that parts() lists,
+    in the same order, with the value after halving (S2, S3, S5-S8, L5, C5)."""
+    r = Rating("Press", base, equip, tuple(sit), group, size, talent, matchup, losses, tuple(adj), halved, fixed,
+               tuple(notes))
+    if fixed is not None:
+        assert r.explain() == f"Press {r.value} (undefended, C5)"
+        return
+    bits = [f"base {base}"] + [f"{v:+d} {label} ({rule})" for label, v, rule in r.parts()[1:]]
+    want = f"Press {r.value} = " + " ".join(bits) + (f", halved from {r.full}" if halved else "")
+    assert r.explain() == want + "".join(f"; {n}" for n in notes)

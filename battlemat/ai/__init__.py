@@ -54,13 +54,13 @@ class Brain:
         if idea is None:
             return None
         try:
-            return validate_intent(self.enc, state, idea)
+            return validate_intent(self.enc, state, idea, fresh=True)  # (made just now: no look-up by value)
         except IllegalIntent:
             pass
         if idea.to is not None or idea.path:
             still = Intent(idea.who, idea.use, idea.target, idea.also, idea.modifiers, share=idea.share, item=idea.item)
             try:
-                return validate_intent(self.enc, state, still)
+                return validate_intent(self.enc, state, still, fresh=True)
             except IllegalIntent:
                 return None
         return None

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from battlemat.ai.paths import level_changes_near
-from battlemat.ai.view import View
+from battlemat.ai.paths import FAR, level_changes_near
+from battlemat.ai.view import View, weighted_choice
 from battlemat.core.character import Character
 from battlemat.core.intents import Intent
 from battlemat.types import XY
@@ -35,15 +35,17 @@ def _toward(v: View, use: str, target: Character) -> XY | None:
     if goal is None or here is None or v.board is None:
         return None
     field, w, claimed = v.walk_field(goal), v.board.width, v.memory.claimed
-    best: tuple[int, int, XY] | None = None  # the gap left to a square next to the goal, the cost, the square
-    for sq, cost in v.reach(use, target.id).items():
+    # the least (gap left to a square next to the goal, cost, square), compared part by part: most
+    # squares lose on the gap alone
+    gap, cost, best = FAR, 0, None
+    for sq, c in v.reach(use, target.id).items():
         if sq not in claimed:
-            key = (abs(field[sq[1] * w + sq[0]] - 1), cost, sq)
-            if best is None or key < best:
-                best = key
-    if best is None or best[2] == here or best[0] >= abs(field[here[1] * w + here[0]] - 1):
+            g = abs(field[sq[1] * w + sq[0]] - 1)
+            if g < gap or (g == gap and (best is None or c < cost or (c == cost and sq < best))):
+                gap, cost, best = g, c, sq
+    if best is None or best == here or gap >= abs(field[here[1] * w + here[0]] - 1):
         return None  # no square gets closer than where it stands
-    return best[2]
+    return best
 
 
 def _away(v: View, use: str, foes: list[Character]) -> XY | None:
@@ -85,21 +87,20 @@ def brawler(v: View) -> Intent | None:
     return Intent(v.me.id, use, foe.id)
 
 
-def _danger(v: View, f: Character) -> int:
+def _danger(v: View, f: Character) -> tuple[int, int]:
     """How hard `f` can hit me this turn: its ranged rating if it sees me, its reach rating if it
-    can close in (a charge of 3 and a step), else nothing (R1, R4, M1)."""
-    ranged, reach, _ = v.strength(f)
+    can close in (a charge of 3 and a step), else nothing (R1, R4, M1); then its threat."""
+    ranged, reach, threat = v.strength(f)
     best = 0
     if ranged and v.sees(f, v.me)[0]:
         best = ranged
-    if reach and v.distance(f, v.me) <= 4:
-        best = max(best, reach)
-    return best
+    if reach and v.distance(f, v.me) <= 4 and reach > best:
+        best = reach
+    return best, threat
 
 
 def _most_dangerous(v: View) -> Character:
-    foes = v.enemies()
-    return max(foes, key=lambda f: (_danger(v, f), v.threat(f)))  # the first declared of equals (foes keep that order)
+    return max(v.enemies(), key=lambda f: _danger(v, f))  # the first declared of equals (foes keep that order)
 
 
 def _advance(v: View, foe: Character) -> Intent | None:
@@ -150,7 +151,7 @@ def archer(v: View) -> Intent | None:
     if visible:
         # favour clear shots and wounded foes, but spread fire at random (the match's rng)
         weights = [(3 - min(2, v.sees(v.me, f)[1])) * (1 + v.state[f.id].losses) for f in visible]
-        foe = v.rng.choices(visible, weights=weights)[0]
+        foe = weighted_choice(v.rng, visible, weights)
         return Intent(v.me.id, use, foe.id)
     # Nobody in sight: step (Throw moves 2, M1) to a square that sees a foe, else close in.
     if throw > 0 and v.board is not None:

@@ -8,8 +8,10 @@ from the same movement queries the resolver and the UI use; without one, everyon
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from battlemat.ai.paths import FAR, walk_field
@@ -41,6 +43,15 @@ class Memory:
         """Forget what held for the last decision: squares claimed, who is still in the fight."""
         self.claimed = claimed
         self.foes.clear()
+
+
+def weighted_choice(rng: random.Random, population: Sequence[Any], weights: Sequence[int]) -> Any:
+    """`rng.choices(population, weights)[0]`, drawn exactly as Random.choices draws it (one
+    random() scaled to the running total, then a bisection), without its checks for other kinds of
+    call: the AI draws with positive whole weights, several times a turn. tests/test_ai.py checks it
+    against Random.choices."""
+    cum = list(accumulate(weights))
+    return population[bisect_right(cum, rng.random() * (cum[-1] + 0.0), 0, len(population) - 1)]
 
 
 class View:
@@ -160,7 +171,7 @@ class View:
         if keep and self.rng.random() < 0.75:
             return keep[0]
         weights = [1 + self.state[c.id].losses for c in close]
-        return self.rng.choices(close, weights=weights)[0]
+        return weighted_choice(self.rng, close, weights)
 
     def reach(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
         """Squares `me` may end on this turn using `use` (cost by square), as the resolver's check
@@ -195,6 +206,6 @@ class View:
             return False
         if self.allowance("Press") != self.allowance("Dodge"):
             return False
-        beside = movement.grid(self.board, self.enc.rules.switch("diagonals")).zone(goal)  # nodes next to it
-        w, claimed = self.board.width, self.memory.claimed
-        return any(sq[1] * w + sq[0] in beside and sq not in claimed for sq in self.reach("Dodge"))
+        gr = movement.grid(self.board, self.enc.rules.switch("diagonals"))
+        reach, claimed, sqs = self.reach("Dodge"), self.memory.claimed, gr.sqs
+        return any(sqs[j] in reach and sqs[j] not in claimed for j in gr.zone(goal))  # the few squares next to it

@@ -145,7 +145,7 @@ class Reach(NamedTuple):
         return self.refused.get(sq, Refusal("M1", f"beyond the allowance of {self.allowance} squares (M1)"))
 
 
-_new_reach = tuple.__new__  # Reach's own __new__ parses its arguments in Python: a query makes one from all six
+_new_reach = tuple.__new__  # a named tuple's own __new__ parses its arguments in Python (Reach, Mover, Step)
 
 
 # -- allowance (M1, M2, M3) -------------------------------------------------------------------------
@@ -190,7 +190,12 @@ class Grid:
     sqs: list[XY] = field(default_factory=list)  # node -> square
     _arrays: tuple[Any, ...] | None = None
     work: dict[int, tuple[Any, int, int]] = field(default_factory=dict)  # allowance -> kernel scratch and its layout
-    memo: OrderedDict[tuple[Any, ...], Reach] = field(default_factory=OrderedDict)  # reach's answers (oldest first)
+    # reach's answers, oldest first, and which of them were asked for again (by id: see _make_room)
+    memo: OrderedDict[tuple[Any, ...], Reach] = field(default_factory=OrderedDict)
+    asked: set[int] = field(default_factory=set)
+    # reach's look at who stands near a square: (id of the occupants, square, radius) -> (occupants, near)
+    near: dict[tuple[int, XY, int], tuple[Mapping[XY, Occupant], tuple[tuple[XY, Occupant], ...]]] = field(
+        default_factory=dict)
     hexmap: bool = False
 
     rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
@@ -502,13 +507,17 @@ def _grid_for(board: Board, rules: Rules) -> Grid:
 
 
 _ALONE = Context()
-MEMO_SIZE = 2048  # answers kept per board, about 5 KB each: a batch of combats asks its first turns' questions again
+# Answers kept per board, about 5 KB each (20 MB in all): a batch of combats asks its first turns'
+# questions again and again. Kept 4096, with a second chance for those asked for again
+# (_make_room), bench_sim's encounter searches 19.8 times a combat; with the first 2048 in, first
+# out, it searched 25.8 times.
+MEMO_SIZE = 4096
 
 
 def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) -> Reach:
     """Every square `mover` can end on this turn, and why not for the rest within allowance + 2.
 
-    Results are values, so the last MEMO_SIZE are remembered per board: the AI's plan, the
+    Results are values, so MEMO_SIZE of them are remembered per board: the AI's plan, the
     resolver's check of the same intent and the UI's preview ask the same question about the same
     turn, and movers the rules move alike share an answer. The question is:
     - what of the mover decides its reach: the skill used matters only as far as the rules tell
@@ -527,9 +536,21 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     use, here, A = mover.use, mover.at, mover.allowance
     x0, y0 = here
     r = A + 2 + (1 if mover.jump_rating else 0)
-    near = [(sq, o) for sq, o in occupants.items() if -r <= sq[0] - x0 <= r and -r <= sq[1] - y0 <= r and sq != here]
-    if len(near) > 1:
-        near.sort()
+    # Who stands near: the same few squares for every question about this mover's square this turn,
+    # looked up by the occupants' identity when they are read-only (side_context's), as values.
+    looked = gr.near.get((id(occupants), here, r))
+    if looked is not None and looked[0] is occupants:
+        near = looked[1]
+    else:
+        found = [(sq, o) for sq, o in occupants.items()
+                 if -r <= sq[0] - x0 <= r and -r <= sq[1] - y0 <= r and sq != here]
+        if len(found) > 1:
+            found.sort()
+        near = tuple(found)
+        if type(occupants) is MappingProxyType:  # (a plain dict may change under the same id)
+            if len(gr.near) >= 256:
+                gr.near.clear()
+            gr.near[id(occupants), here, r] = (occupants, near)  # (holding it keeps its id from being reused)
     held: tuple[StickyFoe, ...] = ()
     if use in STICKY_EXEMPT:
         like: tuple[Any, ...] = ("free", here, A)  # M6: sticky zones do not hold them
@@ -542,16 +563,31 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
             like = (use, here, A, mover.target, mover.target_name)
         else:
             like = ("Climb" if use == "Climb" else "", here, A)
-    key = (like, tuple(near), held)
+    key = (like, near, held)
     memo = gr.memo
     hit = memo.get(key)
     if hit is not None:
-        return hit if hit.mover == mover else hit._replace(mover=mover)  # the same answer, for this mover
+        gr.asked.add(id(hit))  # asked for again: kept a while longer (below)
+        # the same answer, for this mover (built as _search_reach builds it: _replace parses in Python)
+        return hit if hit.mover == mover else _new_reach(Reach, (mover, *hit[1:]))
     result = _search_reach(gr, rules, mover, key[1], held)
     if len(memo) >= MEMO_SIZE:
-        memo.popitem(last=False)  # oldest first (O(1), unlike a dict's pop)
+        _make_room(memo, gr.asked)
     memo[key] = result
     return result
+
+
+def _make_room(memo: OrderedDict[tuple[Any, ...], Reach], asked: set[int]) -> None:
+    """Drop the oldest answer nobody asked for again since it was last looked at; an answer asked
+    for again goes to the back of the queue instead, once ("second chance": nearly what dropping
+    the least recently used does, without moving an answer on every look-up, which would work out
+    its key's hash again)."""
+    while True:
+        key, old = memo.popitem(last=False)  # (O(1), unlike a dict's pop)
+        if id(old) not in asked:
+            return
+        asked.discard(id(old))
+        memo[key] = old
 
 
 def prepare(rules: Rules) -> None:
@@ -567,6 +603,7 @@ def forget(board: Board) -> None:
     """Drop the remembered answers for `board` (benchmarks measure the search itself)."""
     for gr in (_GRIDS.get(board) or {}).values():
         gr.memo.clear()
+        gr.asked.clear()
 
 
 def _reach(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Reach:
@@ -593,7 +630,7 @@ def _search_reach(gr: Grid, rules: Rules, mover: Mover, occupants: _Occupants, s
     else:
         found = _Reference(gr, _Search(gr, rules, mover, Context(dict(occupants), sticky)), mover, A)
     nodes, sqs = found.nodes, gr.sqs
-    costs = {sqs[j]: c for j, c in zip(nodes, found.costs, strict=True)}  # (faster than dict(zip(...)))
+    costs = dict(zip(map(sqs.__getitem__, nodes), found.costs, strict=True))  # (in C, unlike a comprehension)
     routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found, gr.board.width)
     charge = None
     if use == "Press" and mover.target is not None:
@@ -711,8 +748,9 @@ class _Compiled(_Found):
         packed = kernel.route_back(found, 4 + 4 * ne + 2 * nr + 2 * nl, nre, st).tolist()
         (x0, y0), R = self._mover.at, self._mover.allowance + 1
         ox, oy, W = x0 - R, y0 - R, 2 * R + 1  # the window's corner and width
-        return tuple(Step((ox + (p >> 8) % W, oy + (p >> 8) // W), (p >> 1) & 127, (), bool(p & 1))
-                     for p in reversed(packed))
+        new = _new_reach  # (tuple.__new__: Step(...) would parse its arguments in Python)
+        return tuple([new(Step, ((ox + (p >> 8) % W, oy + (p >> 8) // W), (p >> 1) & 127, (), (p & 1) == 1))
+                      for p in reversed(packed)])
 
     def log(self) -> _Log:
         ne, nr, nl, _ = self._sizes
@@ -1067,8 +1105,8 @@ def mover_for(enc: Any, chars: Mapping[CharId, Any], who: CharId, use: str, targ
         allowed = memo[key] = allowance(enc.rules, char, use, st.major, item, moving)
     if getattr(st, "held_by", None) is not None and use != "Escape":
         allowed = 0  # C8: held in a grip (M13) nobody moves away but by Escape
-    return Mover(who, char.name, use, st.at, allowed, jump,
-                 t_at if use in ("Press", "Provoke") else None, t_name)
+    return _new_reach(Mover, (who, char.name, use, st.at, allowed, jump,  # (Mover(...), faster)
+                              t_at if use in ("Press", "Provoke") else None, t_name))
 
 
 def context_for(enc: Any, chars: Mapping[CharId, Any], who: CharId,

@@ -122,15 +122,31 @@ class Rating:
         return out
 
     def explain(self) -> str:
-        """'Press 4 = base 2 +1 higher ground (S6) +1 matchup (S8)'."""
+        """'Press 4 = base 2 +1 higher ground (S6) +1 matchup (S8)'. The parts in the order and words
+        of parts(), written out here: every contest explains both its ratings."""
         if self.fixed is not None:
             return f"{self.skill} {self.value} (undefended, C5)"
+        raw, net, full, value = self._numbers
         bits = [f"base {self.base}"]
-        for label, val, rule in self.parts()[1:]:
-            bits.append(f"{val:+d} {label} ({rule})")
-        text = f"{self.skill} {self.value} = " + " ".join(bits)
+        if self.equipment:
+            bits.append(f"{self.equipment:+d} equipment (S5)")
+        for m in self.situational:
+            bits.append(f"{m.value:+d} {m.reason} ({m.rule})")
+        if raw != net:
+            bits.append(f"{net - raw:+d} situational clamp (S6)")
+        if self.group:
+            bits.append(f"{self.group:+d} group of {self.group_size} (S7)")
+        if self.talent:
+            bits.append(f"{self.talent:+d} talent (S3)")
+        if self.matchup:
+            bits.append(f"{self.matchup:+d} matchup (S8)")
+        if self.losses:
+            bits.append(f"{-self.losses:+d} major losses (L5)")
+        for m in self.adjustments:
+            bits.append(f"{m.value:+d} {m.reason} ({m.rule})")
+        text = f"{self.skill} {value} = " + " ".join(bits)
         if self.halved:
-            text += f", halved from {self.full}"
+            text += f", halved from {full}"
         for note in self.notes:
             text += f"; {note}"
         return text
@@ -141,14 +157,16 @@ class Rating:
             "value": self.value,
             "base": self.base,
             "equipment": self.equipment,
-            "situational": [{"value": m.value, "reason": m.reason, "rule": m.rule} for m in self.situational],
+            "situational": [{"value": m.value, "reason": m.reason, "rule": m.rule} for m in self.situational]
+            if self.situational else [],
             "situational_net": self.situational_net,
             "group": self.group,
             "group_size": self.group_size,
             "talent": self.talent,
             "matchup": self.matchup,
             "losses": -self.losses,
-            "adjustments": [{"value": m.value, "reason": m.reason, "rule": m.rule} for m in self.adjustments],
+            "adjustments": [{"value": m.value, "reason": m.reason, "rule": m.rule} for m in self.adjustments]
+            if self.adjustments else [],
             "halved": self.halved,
             "undefended": self.fixed is not None,
             "notes": list(self.notes),

@@ -51,7 +51,7 @@ def resolve_turn(
     turn.declare(intents)
     for phase, run in PHASES:
         turn.phase = phase
-        turn.emit("phase", f"{phase}: {_PHASE_WORDS[phase]}", (phase,))
+        turn.emit_data("phase", _PHASE_TEXT[phase], (phase,), {})
         run(turn)
     turn.phase = "end"
     turn.end_of_turn()
@@ -96,25 +96,28 @@ def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: 
     return Forecast(att, dfn, how)
 
 
-def validate_intent(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
+def validate_intent(enc: Encounter, state: MatchState, intent: Intent, *, fresh: bool = False) -> Intent:
     """Check one intent against the rules; return it with canonical skill spelling.
 
     The UI and the AI call this before a turn is resolved; the resolver calls it again. The answer
     depends on nothing but the encounter, the state and the intent (all values), so the intents
     found legal against the last state are remembered: the resolver's check of what the AI or the
     UI just checked is a look-up (`_remembered`), by identity first (an intent's hash is worked out
-    in Python, field by field), then by value.
+    in Python, field by field), then by value. `fresh`: the intent was just made and is checked
+    once (the AI's), so it is remembered by identity only.
     """
     memory = _remembered(enc, state)
     seen = memory.by_id.get(id(intent))
     if seen is not None and seen[0] is intent:
         return seen[1]
-    try:
-        hit = memory.valid.get(intent)
-    except TypeError:  # an intent built with lists instead of tuples: checked, not remembered
-        return _validate(enc, state, intent)
-    if hit is None:
-        hit = memory.valid[intent] = _validate(enc, state, intent)
+    if fresh:
+        hit = _validate(enc, state, intent)
+    else:
+        try:
+            known = memory.valid.get(intent)
+        except TypeError:  # an intent built with lists instead of tuples: checked, not remembered
+            return _validate(enc, state, intent)
+        hit = known if known is not None else memory.valid.setdefault(intent, _validate(enc, state, intent))
     memory.by_id[id(intent)] = (intent, hit)  # (holding the intent keeps its id from being reused)
     return hit
 
@@ -319,6 +322,7 @@ class _Hit:
     sources: tuple[CharId, ...]
 
 
+_new_event = tuple.__new__  # Event(...) parses its six arguments in Python; a turn makes a score of events
 _MOVED_WHILE_SHOOTING = Modifier(-1, "moved while shooting", "M1")
 _HIGHER_GROUND = Modifier(1, "higher ground", "R5")
 _RANGE_BANDS = {"Shoot": 5, "Throw": 2}  # R1: squares per point of the base rating
@@ -329,6 +333,7 @@ _PHASE_WORDS = {
     "P3": "ranged effects",
     "P4": "reach effects",
 }
+_PHASE_TEXT = {phase: f"{phase}: {words}" for phase, words in _PHASE_WORDS.items()}  # the phase events' words
 
 
 @dataclass
@@ -356,14 +361,16 @@ class _Turn:
         self.rules: Rules = self.enc.rules
         self.n = self.state.turn
         self.st = dict(self.state.chars)
+        self.match_memo = memo_for(self.enc)  # what never changes in the match (skill_parts keeps its parts there)
+        self.skill_penalty = self.rules.switch("major_loss_penalty") == "skills"  # L5 takes from skills
 
     # -- helpers ---------------------------------------------------------------------------------
     def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
-        self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))
+        self.events.append(_new_event(Event, (type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data))))
 
     def emit_data(self, type_: str, text: str, rules: tuple[str, ...], data: dict[str, object]) -> None:
         """emit() for data already in a dict of its own (no keyword arguments to pack again)."""
-        self.events.append(Event(type_, self.n, self.phase, text, rules, MappingProxyType(data)))
+        self.events.append(_new_event(Event, (type_, self.n, self.phase, text, rules, MappingProxyType(data))))
 
     def char(self, cid: CharId) -> Character:
         return self.enc.by_id[cid]
@@ -553,9 +560,9 @@ class _Turn:
         """The effective rating of `cid` using `use`, facing `vs` who uses `against`."""
         if use == "item":
             return Rating("item", fixed=0, rules=("C5",))
-        base, equip, talent, notes = skill_parts(self.enc, cid, use)
+        base, equip, talent, notes = self.match_memo.get(("parts", cid, use)) or skill_parts(self.enc, cid, use)
         matchup = self.rules.matchup(use, against) if against else 0
-        penalty = self.st[cid].major if self.rules.switch("major_loss_penalty") == "skills" else 0
+        penalty = self.st[cid].major if self.skill_penalty else 0
         return Rating(use, base, equip, self.situational(cid, vs), 0, 1, talent, matchup, penalty, adjustments, halved,
                       None, notes)
 
@@ -855,6 +862,8 @@ class _Turn:
                     healed = "; all minor losses heal (L2)" if s.minor else ""
                     self.emit("fled", f"{self.name(cid)} leaves the conflict{healed}", ("C5", "L2"), who=cid)
         for cid, s in self.st.items():
+            if not s.advantages:
+                continue
             keep = tuple(a for a in s.advantages if a.turn is None or a.turn > self.n)
             if keep != s.advantages:
                 self.st[cid] = s.with_(advantages=keep)
@@ -1205,7 +1214,10 @@ def _board_checks(t: _Turn, ranged: bool) -> None:
 def _ranged(t: _Turn) -> None:
     """P3: Wonder intimidation, then Shoot/Throw; each attack its own contest (C4)."""
     _board_checks(t, ranged=True)
+    steps = {h.phase_order for _, _, _, h in t.attacks if h.ranged and h.phase == "P3"}
     for step in (1, 2, 3):
+        if step not in steps:
+            continue  # nobody attacks in this step
 
         def in_step(h: Half, s: int = step) -> bool:
             return h.ranged and h.phase == "P3" and h.phase_order == s

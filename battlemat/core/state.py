@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
+from typing import Any
 
 from battlemat.types import XY, CharId
 
@@ -34,10 +35,12 @@ class CharacterState:
     deadly_losses: int = 0  # losses taken from deadly foes (L4)
     held_by: CharId | None = None  # grabbed by this wrestler (M13); only Escape breaks it (C8)
     hold: int = 0  # the Wrestle rating that made the grip (C8)
+    # still in the fight: neither defeated nor fled. Kept, not worked out on each read: the rules and
+    # the AI ask it about a hundred times a turn
+    active: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def active(self) -> bool:
-        return not (self.defeated or self.fled)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "active", not (self.defeated or self.fled))
 
     @property
     def losses(self) -> int:
@@ -52,16 +55,19 @@ class CharacterState:
             "at": list(self.at) if self.at is not None else None,
         }
 
-    def with_(self, **changes: object) -> CharacterState:
-        """A copy with some fields changed: dataclasses.replace minus its checks and its __init__
-        (a frozen dataclass sets each field through object.__setattr__; turns make many copies)."""
+    def with_(self, **changes: Any) -> CharacterState:
+        """A copy with some fields changed: dataclasses.replace minus its checks. Built through
+        __init__, whose object.__setattr__ keeps the fields in the instance's own compact storage: a
+        copy made through `__dict__` is cheaper to make, but every later read of it is slower, and a
+        state is read far more often than made."""
         assert changes.keys() <= _STATE_FIELDS, f"not a CharacterState field: {set(changes) - _STATE_FIELDS}"
-        new = object.__new__(CharacterState)
-        new.__dict__.update(self.__dict__, **changes)
-        return new
+        g = changes.get
+        return CharacterState(g("minor", self.minor), g("major", self.major), g("defeated", self.defeated),
+                              g("fled", self.fled), g("at", self.at), g("advantages", self.advantages),
+                              g("deadly_losses", self.deadly_losses), g("held_by", self.held_by), g("hold", self.hold))
 
 
-_STATE_FIELDS = frozenset(f.name for f in fields(CharacterState))
+_STATE_FIELDS = frozenset(f.name for f in fields(CharacterState) if f.init)  # (not `active`: it follows the others)
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_
         intents = brain.decide(match.state, match.rng)
         events = match.play(intents)
         _digest(result, events, match)
+        match.log.clear()  # digested: a turn's events go while they are fresh in the caches
     out = match.outcome()
     result.turns = match.state.turn - 1
     result.capped = not out.over
@@ -64,7 +65,6 @@ def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_
     result.chars = {
         cid: CharResult(s.minor, s.major, s.defeated, s.fled) for cid, s in match.state.chars.items()
     }
-    match.log.clear()
     return result
 
 
