@@ -507,11 +507,11 @@ def _grid_for(board: Board, rules: Rules) -> Grid:
 
 
 _ALONE = Context()
-# Answers kept per board, about 5 KB each (20 MB in all): a batch of combats asks its first turns'
-# questions again and again. Kept 4096, with a second chance for those asked for again
-# (_make_room), bench_sim's encounter searches 19.8 times a combat; with the first 2048 in, first
+# Answers kept per board, about 5 KB each (40 MB in all): a batch of combats asks its first turns'
+# questions again and again. Kept 8192, with a second chance for those asked for again
+# (_make_room), bench_sim's encounter searches 16.5 times a combat; with the first 2048 in, first
 # out, it searched 25.8 times.
-MEMO_SIZE = 4096
+MEMO_SIZE = 8192
 
 
 def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) -> Reach:
