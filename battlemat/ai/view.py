@@ -17,7 +17,7 @@ from typing import Any
 from battlemat.ai.paths import FAR, walk_field
 from battlemat.core import geometry, movement
 from battlemat.core.character import Character
-from battlemat.core.encounter import Encounter, memo_for
+from battlemat.core.encounter import Encounter
 from battlemat.core.resolver import skill_parts, start_context
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.types import XY, CharId
@@ -189,12 +189,7 @@ class View:
 
     def allowance(self, half: str) -> int:
         """M1-M3: squares `me` may move using `half` this turn."""
-        major = self.state.chars[self.me.id].major
-        memo, key = memo_for(self.enc), ("allowance", self.me.id, half, major, "simple", False)
-        got = memo.get(key)
-        if got is None:
-            got = memo[key] = movement.allowance(self.enc.rules, self.me, half, major)
-        return got  # type: ignore[no-any-return]
+        return movement.match_allowance(self.enc, self.me, half, self.state.chars[self.me.id].major)
 
     def charge_reaches(self, target: Character) -> bool:
         """Whether a Press charge at `target` would end next to it this turn (M7). A charge goes

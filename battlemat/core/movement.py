@@ -165,6 +165,16 @@ def allowance(
     return base
 
 
+def match_allowance(enc: Any, char: Any, use: str, major: int, item: str = "simple", moving_shot: bool = False) -> int:
+    """allowance() for a character of `enc`, remembered for the match (memo_for): the AI and the
+    resolver ask it many times a turn."""
+    memo, key = memo_for(enc), ("allowance", char.id, use, major, item, moving_shot)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = allowance(enc.rules, char, use, major, item, moving_shot)
+    return got  # type: ignore[no-any-return]
+
+
 # -- the graph, built once per board -----------------------------------------------------------------
 @dataclass
 class Grid:
@@ -1099,10 +1109,7 @@ def mover_for(enc: Any, chars: Mapping[CharId, Any], who: CharId, use: str, targ
     jump = char.base(pair) + char.equipment_bonus(pair)[0] if use == "Acrobatics" else 0
     t_at = chars[target].at if target is not None and target in chars else None
     t_name = enc.by_id[target].name if target is not None and target in enc.by_id else ""
-    memo, key = memo_for(enc), ("allowance", who, use, st.major, item, moving)  # (asked many times a turn)
-    allowed = memo.get(key)
-    if allowed is None:
-        allowed = memo[key] = allowance(enc.rules, char, use, st.major, item, moving)
+    allowed = match_allowance(enc, char, use, st.major, item, moving)
     if getattr(st, "held_by", None) is not None and use != "Escape":
         allowed = 0  # C8: held in a grip (M13) nobody moves away but by Escape
     return _new_reach(Mover, (who, char.name, use, st.at, allowed, jump,  # (Mover(...), faster)

@@ -361,7 +361,6 @@ class _Turn:
         self.rules: Rules = self.enc.rules
         self.n = self.state.turn
         self.st = dict(self.state.chars)
-        self.match_memo = memo_for(self.enc)  # what never changes in the match (skill_parts keeps its parts there)
         self.skill_penalty = self.rules.switch("major_loss_penalty") == "skills"  # L5 takes from skills
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -560,7 +559,7 @@ class _Turn:
         """The effective rating of `cid` using `use`, facing `vs` who uses `against`."""
         if use == "item":
             return Rating("item", fixed=0, rules=("C5",))
-        base, equip, talent, notes = self.match_memo.get(("parts", cid, use)) or skill_parts(self.enc, cid, use)
+        base, equip, talent, notes = skill_parts(self.enc, cid, use)
         matchup = self.rules.matchup(use, against) if against else 0
         penalty = self.st[cid].major if self.skill_penalty else 0
         return Rating(use, base, equip, self.situational(cid, vs), 0, 1, talent, matchup, penalty, adjustments, halved,
