@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from battlemat.core import geometry, movement
+from battlemat.core import geometry, movement, ranges
 from battlemat.core.board import Hazard
 from battlemat.core.character import Character
 from battlemat.core.dice import DiceEngine, Diceless, Roll
@@ -325,7 +325,6 @@ class _Hit:
 _new_event = tuple.__new__  # Event(...) parses its six arguments in Python; a turn makes a score of events
 _MOVED_WHILE_SHOOTING = Modifier(-1, "moved while shooting", "M1")
 _HIGHER_GROUND = Modifier(1, "higher ground", "R5")
-_RANGE_BANDS = {"Shoot": 5, "Throw": 2}  # R1: squares per point of the base rating
 
 _PHASE_WORDS = {
     "P1": "observations",
@@ -500,8 +499,7 @@ class _Turn:
             mods.append(_HIGHER_GROUND)
         if half.ranged:
             if not blank:
-                pair = half.pair
-                band = _RANGE_BANDS.get(it.use, 0) * self.char(cid).base(pair)
+                band = ranges.unpenalized(self.rules, self.char(cid), it.use)
                 dist = geometry.distance(board, a, b, self.rules.switch("diagonals"))
                 if band and dist > band:
                     mods.append(Modifier(-1, f"beyond {band} squares", "R1"))
@@ -519,15 +517,13 @@ class _Turn:
         return self._levels
 
     def point_blank(self, cid: CharId, use: str, vs: CharId) -> bool:
-        """R3: Shoot/Throw talent: no penalties at all within 3 squares per talent point."""
-        if use != "Shoot" and use != "Throw":
-            return False
+        """R3: a talented shot or throw takes no penalties at all within its point-blank range."""
         board = self.enc.board
-        talent = self.char(cid).talent("Shoot/Throw")
         a, b = self.st[cid].at, self.st[vs].at
-        if board is None or not talent or a is None or b is None:
+        if board is None or a is None or b is None:
             return False
-        return geometry.distance(board, _xy(a), _xy(b), self.rules.switch("diagonals")) <= 3 * talent
+        blank = ranges.point_blank(self.rules, self.char(cid), use)
+        return bool(blank) and geometry.distance(board, _xy(a), _xy(b), self.rules.switch("diagonals")) <= blank
 
     def flanked(self, cid: CharId, vs: CharId) -> bool:
         """R5: an ally next to the target on the opposite side from `cid`."""

@@ -32,7 +32,16 @@ class Half:
     phase_order: int = 2  # P3: 1 Wonder intimidation, 2 Shoot/Throw, 3 other ranged
     reach: bool = False
     ranged: bool = False
-    sticky: bool = False  # M6
+    sticky: bool = False  # M6: an adjacent opponent cannot move away
+    unstuck: bool = False  # M6: may move away from a sticky opponent anyway (Block, Dodge, Escape)
+    charges: bool = False  # M7: moves in as straight a line as possible toward its target (Press)
+    holds_ground: bool = False  # M8: may not move toward its target (Provoke)
+    jumps: bool = False  # M5: may jump over pits and difficult squares (Acrobatics)
+    climbs: bool = False  # M12: may step one level up or down, which ends the move (Climb)
+    sweeps: bool = False  # C7: its talent strikes extra adjacent foes (Melee)
+    moving_allowance: int = 0  # M1: squares it may move instead of none, at -1 to the skill (Shoot)
+    range_per_rating: int = 0  # R1: unpenalized range, squares per rating point (Shoot, Throw)
+    point_blank_per_talent: int = 0  # R3: squares per talent point with no penalty at all
     opposed_by: str = ""  # O5: Wonder intimidation is contested by the target's Wonder
     untargeted: str = ""  # O5: Wonder without a target is an intimidating advance
 

@@ -1,0 +1,47 @@
+"""How far a ranged attack reaches without a penalty (rules R1, R3), in squares.
+
+One definition for the resolver's range modifiers and the window's range bands; the numbers per
+rating and per talent point are the rules data's (`range_per_rating`, `point_blank_per_talent`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from battlemat.core.character import Character
+from battlemat.core.rules import Rules
+
+
+class Band(NamedTuple):
+    """A circle of squares around the shooter: inside it, no penalty of its kind."""
+
+    label: str
+    radius: int
+    rule: str
+
+
+def unpenalized(rules: Rules, char: Character, use: str) -> int:
+    """R1: squares within which `use` takes no range penalty (0: no range band, as for Melee).
+    It reads the base rating, as the resolver always has; issue 16 reviews base against effective."""
+    half = rules.halves[use]
+    return half.range_per_rating * char.base(half.pair)
+
+
+def point_blank(rules: Rules, char: Character, use: str) -> int:
+    """R3: squares within which a talented `use` takes no penalty at all (0 without talent)."""
+    half = rules.halves[use]
+    return half.point_blank_per_talent * char.talent(half.pair)
+
+
+def bands(rules: Rules, char: Character, use: str) -> list[Band]:
+    """The bands a window draws for `use`, innermost first (none for skills without a range)."""
+    half = rules.halves.get(use)
+    if half is None or not half.range_per_rating:
+        return []
+    out = [Band(f"{use} unpenalized ({half.range_per_rating} x {char.base(half.pair)})",
+                unpenalized(rules, char, use), "R1")]
+    blank = point_blank(rules, char, use)
+    if blank:
+        talent = char.talent(half.pair)
+        out.insert(0, Band(f"point blank ({half.point_blank_per_talent} x talent {talent})", blank, "R3"))
+    return out
