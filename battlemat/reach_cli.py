@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         mover = movement.mover_for(enc, chars, args.who, use, args.target, args.item)
     except (KeyError, IllegalIntent) as exc:
         return _fail(str(exc))
-    rc = movement.reach(enc.board, enc.rules, mover, movement.context_for(enc, chars, args.who))
+    rc = movement.reach(enc.board, enc.rules, mover, movement.context(enc, chars, enc.by_id[args.who].side, who=args.who))
     if args.json:
         out = {
             "reachable": {f"{x},{y}": c for (x, y), c in sorted(rc.costs.items(), key=lambda kv: kv[0][::-1])},

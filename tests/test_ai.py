@@ -34,14 +34,14 @@ def test_every_tactic_idea_is_legal_turn_after_turn(chars, seed, dice):
             "character": [{"id": f"c{i}", **c} for i, c in enumerate(chars)]}
     enc = parse_encounter(data, "<prop>")
     match = Match(enc, seed=seed)
-    brain = Brain(enc)
+    brain = Brain(enc, match.memory)
     for _ in range(6):
         if match.outcome().over:
             break
         for c in enc.characters:
             if not match.state[c.id].active:
                 continue
-            view = View(enc, match.state, c, random.Random(seed), Memory())
+            view = View(match.state, c, random.Random(seed), Memory(), match.memory)
             idea = TACTICS[c.ai or "default"](view)
             if idea is not None:
                 validate_intent(enc, match.state, idea)  # raises IllegalIntent if a tactic cheats
@@ -129,11 +129,11 @@ def test_same_seed_same_ai_choices():
 @given(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**32), st.integers(1, 4),
        st.sampled_from([0.0, 0.2, 0.8, 1.0]))
 def test_level_change_lookup_matches_looking_around_every_square(w, h, seed, r, raised):
-    """M12: the brawler's 'could a Climb help here?' table (ai.paths.level_changes_near) says yes
+    """M12: the brawler's 'could a Climb help here?' table (movement.level_changes_near) says yes
     exactly where some square within r in x and y lies on another level, edges included."""
     import numpy as np
 
-    from battlemat.ai.paths import level_changes_near
+    from battlemat.core.movement import level_changes_near
     from battlemat.core.board import Board
 
     rng = np.random.default_rng(seed)

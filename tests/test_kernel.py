@@ -1,4 +1,4 @@
-"""The compiled reach search (battlemat.core.kernel) gives exactly the reference search's answers:
+"""The compiled reach search (battlemat.core.movement.kernel) gives exactly the reference search's answers:
 the same squares in the same order with the same costs (M1, M11), the same routes and tie-breaks
 (M7 straightest charge), and the same refusal for every other square within allowance + 2 (M4, M6,
 M10, M12). Random boards with levels, stairs, pits and difficult squares, square and hex."""
@@ -13,7 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemat.core import kernel, movement
+from battlemat.core import movement
+from battlemat.core.movement import kernel
+from battlemat.core.movement.answers import answer
 from battlemat.core.board import DIRECTIONS, Board
 from battlemat.io.rules_file import load_rules
 
@@ -21,7 +23,7 @@ RULES = load_rules()
 GRIDS = [("square", "", ""), ("hex", "y", "odd"), ("hex", "x", "even"), ("hex", "y", "even")]
 USES = ["Melee", "Press", "Press", "Exit", "Climb", "Block", "Escape", "Shoot"]
 
-pytestmark = pytest.mark.skipif(not kernel.ready(), reason="numba is not installed: the reference search is used")
+pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="numba is not installed: the reference search is used")
 
 
 @st.composite
@@ -54,16 +56,14 @@ def scenes(draw):
 def answers(scene, compiled: bool, monkeypatch) -> tuple:
     board, rules, mover, ctx = scene
     gr = movement.grid(board, str(rules.switch("diagonals")))
-    size, mid, end = kernel.scratch_layout(mover.allowance, gr.slots)  # scratch space as a last call left it:
-    scratch = np.full(size, 987654321, np.int64)
+    scratch, mid, end = kernel.tables(gr).scratch(mover.allowance, gr.slots)  # as a last call left it:
+    scratch[:mid] = 987654321
     scratch[mid:end].view(np.int16)[:] = -3
     scratch[end:].view(np.float64)[:] = 1e300
-    gr.work[mover.allowance] = (scratch, mid, end)
     with monkeypatch.context() as m:
         if not compiled:  # as where numba is missing
-            m.setattr(kernel, "ready", lambda: False)
-            m.setattr(kernel, "bucket_search", None)
-        rc = movement._reach(board, rules, mover, ctx)
+            m.setattr(kernel, "AVAILABLE", False)
+        rc = answer(gr, rules, mover, tuple(ctx.occupants.items()), ctx.sticky)
     return (list(rc.costs.items()), {sq: rc.routes[sq] for sq in rc.costs}, dict(rc.refused),
             dict(rc.hazards))
 
@@ -80,8 +80,8 @@ def test_compiled_search_matches_the_reference(scene):
 def test_the_compiled_search_is_used_for_plain_moves_and_not_for_jumps_or_provoke(monkeypatch):
     board = Board(6, 6)
     calls: list[str] = []
-    real = kernel.bucket_search
-    monkeypatch.setattr(kernel, "bucket_search", lambda *a: calls.append("kernel") or real(*a))
+    real = kernel.search
+    monkeypatch.setattr(kernel, "search", lambda q: calls.append("kernel") or real(q))
     for use, jump, target in (("Exit", 0, None), ("Press", 0, (4, 4)), ("Acrobatics", 3, None),
                               ("Provoke", 0, (4, 4))):
         movement.forget(board)
@@ -93,8 +93,8 @@ def test_prepare_compiles_the_search_and_the_walk_back_along_a_route():
     """The play window calls prepare() before it opens, so that no hover waits for numba: both compiled
     functions a reach and its routes use are ready afterwards (M1, M11). In a fresh process, so that
     other tests' searches have not compiled them already."""
-    code = ("from battlemat.core import kernel, movement; from battlemat.io.rules_file import load_rules; "
-            "movement.prepare(load_rules()); "
+    code = ("from battlemat.core import movement; from battlemat.core.movement import kernel; "
+            "movement.prepare(); "
             "print(len(kernel.bucket_search.signatures), len(kernel.route_back.signatures))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["1", "1"]

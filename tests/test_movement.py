@@ -184,19 +184,18 @@ def test_M6_block_and_dodge_share_one_answer_and_each_keeps_its_mover():
 
 def test_remembered_answers_asked_for_again_outlive_older_ones(monkeypatch):
     """A full memo drops its oldest answer, unless that answer was asked for again since: then it
-    gets a second turn at the back, and the next oldest goes (movement._make_room). Answers are
+    gets a second turn at the back, and the next oldest goes (memo.ReachMemo). Answers are
     values, so this changes what is searched again, never what reach returns."""
     board = board_from(OPEN)
     searched: list[XY] = []
-    search = movement._search_reach
+    search = movement.answer
 
     def counting(gr, rules, m, *rest):  # type: ignore[no-untyped-def]
         searched.append(m.at)
         return search(gr, rules, m, *rest)
 
-    monkeypatch.setattr(movement, "_search_reach", counting)
-    monkeypatch.setattr(movement, "MEMO_SIZE", 3)
-    movement.forget(board)
+    monkeypatch.setattr(movement, "answer", counting)
+    movement.grid(board).memo = movement.ReachMemo(3)
     ask = [mover("Exit", at=(x, 3)) for x in range(5)]
     first = [reach(board, RULES, m) for m in ask[:3]]  # the memo is full: (0, 3), (1, 3), (2, 3)
     assert reach(board, RULES, ask[0]) is first[0]  # asked for again
@@ -381,7 +380,7 @@ def test_C5_exit_leaves_only_at_the_map_edge(to, fled):
 @pytest.mark.parametrize("seed", range(20))
 def test_M6_sticky_context_built_on_a_start_context_is_the_side_context(seed):
     """P2 reuses the start-of-turn occupants while nobody has moved yet and adds the sticky foes of the
-    sub-phase (M6, M10): the same context side_context builds, with the same foes in the same order."""
+    sub-phase (M6, M10): the same context a fresh build gives, with the same foes in the same order."""
     import random
     from pathlib import Path
 
@@ -392,6 +391,7 @@ def test_M6_sticky_context_built_on_a_start_context_is_the_side_context(seed):
     chars = {cid: s.with_(defeated=rng.random() < 0.2) for cid, s in enc.initial_state().chars.items()}
     uses = {c.id: rng.choice(["Melee", "Wrestle"]) for c in enc.characters if rng.random() < 0.5}
     for side in enc.sides:
-        start = movement.side_context(enc, chars, side)
-        assert movement.with_sticky(start, enc, chars, side, uses) == movement.side_context(enc, chars, side, uses)
-    assert any(movement.side_context(enc, chars, side, uses).sticky for side in enc.sides) or not uses
+        start = movement.context(enc, chars, side)
+        reused = movement.context(enc, chars, side, uses, standing=start.occupants)
+        assert reused == movement.context(enc, chars, side, uses) and reused.occupants is start.occupants
+    assert any(movement.context(enc, chars, side, uses).sticky for side in enc.sides) or not uses

@@ -1,4 +1,4 @@
-"""NPC and simulation tactics: `Brain(encounter).decide(state, rng)` -> one legal Intent per character.
+"""NPC and simulation tactics: `Brain(encounter, match.memory).decide(state, rng)` -> one legal Intent each.
 
 Pure: the encounter, the state and the match's own random.Random come in; intents go out through the
 same door as the UI's (validate_intent). A tactic's idea that the rules refuse is retried without its
@@ -15,6 +15,7 @@ from battlemat.ai.view import Memory, View
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.intents import Intent
+from battlemat.core.memory import MatchMemory, remember
 from battlemat.core.resolver import validate_intent
 from battlemat.core.state import MatchState
 from battlemat.types import CharId
@@ -23,10 +24,13 @@ __all__ = ["TACTICS", "Brain"]
 
 
 class Brain:
-    """The AI of one match: tactics per character plus their memory between turns."""
+    """The AI of one match: tactics per character plus their memory between turns. `known` is the
+    match's memory (Match.memory), shared with the resolver's checks of the intents the AI makes;
+    without it the AI keeps one of its own."""
 
-    def __init__(self, enc: Encounter) -> None:
+    def __init__(self, enc: Encounter, known: MatchMemory | None = None) -> None:
         self.enc = enc
+        self.known = remember(known, enc)
         self.memory = Memory()
 
     def tactic_name(self, cid: CharId) -> str:
@@ -39,7 +43,7 @@ class Brain:
         for cid in ids:
             if not state[cid].active:
                 continue
-            view = View(self.enc, state, self.enc.by_id[cid], rng, self.memory)
+            view = View(state, self.enc.by_id[cid], rng, self.memory, self.known)
             idea = TACTICS[self.tactic_name(cid)](view)
             intent = self._legal(state, idea)
             if intent is not None:
@@ -54,13 +58,13 @@ class Brain:
         if idea is None:
             return None
         try:
-            return validate_intent(self.enc, state, idea, fresh=True)  # (made just now: no look-up by value)
+            return validate_intent(self.enc, state, idea, fresh=True, memory=self.known)  # (made just now)
         except IllegalIntent:
             pass
         if idea.to is not None or idea.path:
             still = Intent(idea.who, idea.use, idea.target, idea.also, idea.modifiers, share=idea.share, item=idea.item)
             try:
-                return validate_intent(self.enc, state, still, fresh=True)
+                return validate_intent(self.enc, state, still, fresh=True, memory=self.known)
             except IllegalIntent:
                 return None
         return None

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from battlemat.ai.paths import FAR, level_changes_near
 from battlemat.ai.view import View, weighted_choice
 from battlemat.core.character import Character
+from battlemat.core.movement import FAR, level_changes_near
 from battlemat.core.intents import Intent
 from battlemat.types import XY
 
@@ -30,7 +30,7 @@ Tactic = Callable[[View], Intent | None]
 
 def _toward(v: View, use: str, target: Character) -> XY | None:
     """The reachable square, not claimed by an ally, that leaves the shortest walk to a square next
-    to `target`; None to stay put. Walking distance counts levels, stairs and walls (battlemat.ai.paths)."""
+    to `target`; None to stay put. Walking distance counts levels, stairs and walls (movement.walk_field)."""
     goal, here = v.at(target), v.at(v.me)
     if goal is None or here is None or v.board is None:
         return None

@@ -14,30 +14,27 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
-from battlemat.ai.paths import FAR, walk_field
 from battlemat.core import geometry, movement
 from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
-from battlemat.core.resolver import skill_parts, start_context
+from battlemat.core.memory import MatchMemory
+from battlemat.core.resolver import start_context
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.types import XY, CharId
 
 
 @dataclass
 class Memory:
-    """Per-match notes a character's tactics keep between turns (script progress, openings)."""
+    """Per-match notes a character's tactics keep between turns (script progress, openings, the
+    squares allies claimed this turn). The figures worked out for the match (ratings, strengths)
+    live in the match's own memory (View.known)."""
 
     step: dict[CharId, int] = field(default_factory=dict)
     step_turns: dict[CharId, int] = field(default_factory=dict)
     opened: set[CharId] = field(default_factory=set)
     last_target: dict[CharId, CharId] = field(default_factory=dict)
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
-    # View.rating and View.strength by (who, half, major losses) and (who, major losses): for the match,
-    # since nothing else of theirs changes in one
-    ratings: dict[tuple[CharId, str, int], int] = field(default_factory=dict)
-    strength: dict[tuple[CharId, int], tuple[int, int, int]] = field(default_factory=dict)
     foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
-    fields: dict[XY, list[int]] = field(default_factory=dict)  # walking distances by goal, for the match
 
     def new_turn(self, claimed: set[XY]) -> None:
         """Forget what held for the last decision: squares claimed, who is still in the fight."""
@@ -57,11 +54,13 @@ def weighted_choice(rng: random.Random, population: Sequence[Any], weights: Sequ
 class View:
     """One character's view of one decision (a plain class with slots: nine are made a turn)."""
 
-    __slots__ = ("enc", "state", "me", "rng", "memory", "board")
+    __slots__ = ("enc", "state", "me", "rng", "memory", "known", "board")
 
-    def __init__(self, enc: Encounter, state: MatchState, me: Character, rng: random.Random, memory: Memory) -> None:
-        self.enc, self.state, self.me, self.rng, self.memory = enc, state, me, rng, memory
-        self.board: Any = enc.board  # the encounter's board, or None
+    def __init__(self, state: MatchState, me: Character, rng: random.Random, memory: Memory,
+                 known: MatchMemory) -> None:
+        self.enc = known.enc
+        self.state, self.me, self.rng, self.memory, self.known = state, me, rng, memory, known
+        self.board: Any = self.enc.board  # the encounter's board, or None
 
     # -- who is who ------------------------------------------------------------------------------
     @property
@@ -88,17 +87,12 @@ class View:
     # -- numbers ---------------------------------------------------------------------------------
     def rating(self, c: Character, half: str) -> int:
         """Base + equipment, less major-loss penalties: what a planner can count on (S2, S5, L5)."""
-        key = (c.id, half, self.state.chars[c.id].major)
-        got = self.memory.ratings.get(key)
-        if got is None:
-            base, equip, _, _ = skill_parts(self.enc, c.id, half)
-            penalty = key[2] if self.enc.rules.switch("major_loss_penalty") == "skills" else 0
-            got = self.memory.ratings[key] = max(0, base + equip - penalty)
-        return got
+        parts = self.known.parts(c.id, half)
+        penalty = self.state.chars[c.id].major if self.enc.rules.switch("major_loss_penalty") == "skills" else 0
+        return max(0, parts.base + parts.equipment - penalty)
 
     def my(self, half: str) -> int:
-        got = self.memory.ratings.get((self.me.id, half, self.state.chars[self.me.id].major))
-        return self.rating(self.me, half) if got is None else got
+        return self.rating(self.me, half)
 
     def threat(self, c: Character) -> int:
         """How dangerous a foe looks: its best attack rating."""
@@ -107,14 +101,13 @@ class View:
     def strength(self, c: Character) -> tuple[int, int, int]:
         """A character's best ranged attack (Shoot, Throw), best reach attack (Melee, Press,
         Wrestle) and best of all, as `rating` counts them."""
-        key = (c.id, self.state.chars[c.id].major)
-        got = self.memory.strength.get(key)
-        if got is None:
+        def figure() -> tuple[int, int, int]:
             r = self.rating
             ranged = max(r(c, "Shoot"), r(c, "Throw"))
             reach = max(r(c, "Melee"), r(c, "Press"), r(c, "Wrestle"))
-            got = self.memory.strength[key] = (ranged, reach, max(ranged, reach))
-        return got
+            return ranged, reach, max(ranged, reach)
+
+        return self.known.strength(c.id, self.state.chars[c.id].major, figure)
 
     # -- space -----------------------------------------------------------------------------------
     def at(self, c: Character | CharId) -> XY | None:
@@ -128,19 +121,16 @@ class View:
         if board is None or pa is None or pb is None:
             return 1
         steps = self.walk_field(pb)[pa[1] * board.width + pa[0]]
-        return steps if steps < FAR else 100 + geometry.distance(board, pa, pb, self.enc.rules.switch("diagonals"))
+        return steps if steps < movement.FAR else 100 + geometry.distance(board, pa, pb, self.enc.rules.switch("diagonals"))
 
     def walk_to(self, sq: XY, goal: XY) -> int:
-        """Squares of walking from `sq` to `goal` (paths.FAR where no walk leads there)."""
+        """Squares of walking from `sq` to `goal` (movement.FAR where no walk leads there)."""
         return self.walk_field(goal)[sq[1] * self.board.width + sq[0]]
 
     def walk_field(self, goal: XY) -> list[int]:
-        """Squares of walking to `goal` from every square, by node (y * width + x). The terrain never
-        changes in a match, so the match's memory keeps every field it was given."""
-        got = self.memory.fields.get(goal)
-        if got is None:
-            got = self.memory.fields[goal] = walk_field(self.board, self.enc.rules.switch("diagonals"), goal)
-        return got
+        """Squares of walking to `goal` from every square, by node (y * width + x): movement.walk_field,
+        kept in the board's cache."""
+        return movement.walk_field(self.board, self.enc.rules.switch("diagonals"), goal)
 
     def adjacent(self, a: Character, b: Character) -> bool:
         chars = self.state.chars
@@ -178,8 +168,8 @@ class View:
         sees them: the same `reach`, from the same start-of-turn context; empty without a board."""
         if self.board is None or self.at(self.me) is None:
             return {}
-        ctx = start_context(self.enc, self.state, self.me.side)
-        mover = movement.mover_for(self.enc, self.state.chars, self.me.id, use, target)
+        ctx = start_context(self.enc, self.state, self.me.side, self.known)
+        mover = movement.mover_for(self.enc, self.state.chars, self.me.id, use, target, memory=self.known)
         return movement.reach(self.board, self.enc.rules, mover, ctx).costs
 
     def destinations(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
@@ -189,7 +179,7 @@ class View:
 
     def allowance(self, half: str) -> int:
         """M1-M3: squares `me` may move using `half` this turn."""
-        return movement.match_allowance(self.enc, self.me, half, self.state.chars[self.me.id].major)
+        return self.known.allowance(self.me, half, self.state.chars[self.me.id].major)
 
     def charge_reaches(self, target: Character) -> bool:
         """Whether a Press charge at `target` would end next to it this turn (M7). A charge goes

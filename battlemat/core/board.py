@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -134,6 +135,37 @@ class Hazard:
         return Hazard(text.strip(), tuple(reqs), harm)
 
 
+class BoardCache:
+    """What is worked out from one board's terrain, kept exactly as long as that board (`board.cache`).
+
+    Terrain never changes, so nothing here goes stale and nothing needs a key naming the board; no
+    module keeps such tables. A board copied into another process (pickled) arrives with an empty
+    cache, and `dataclasses.replace` makes a board with a fresh one. Each table is bounded by its user:
+    - `grids`: the movement graph and its search arrays by diagonal setting, each with its reach
+      memo (battlemat.core.movement.grid);
+    - `sight`: line-of-sight answers by (from, to) square (geometry.sight, at most SIGHT_LIMIT);
+    - `walks`: walking distances to a goal, by (diagonal setting, goal) (movement.walk_field);
+    - `level_windows`: where levels change within r squares, by r (movement.level_changes_near).
+    """
+
+    __slots__ = ("grids", "sight", "walks", "level_windows")
+
+    def __init__(self) -> None:
+        self.grids: dict[str, Any] = {}
+        self.sight: dict[tuple[XY, XY], tuple[bool, int, str]] = {}
+        self.walks: dict[tuple[str, XY], list[int]] = {}
+        self.level_windows: dict[int, list[list[bool]]] = {}
+
+    def __reduce__(self) -> tuple[type[BoardCache], tuple[()]]:
+        return (BoardCache, ())
+
+    def clear(self) -> None:
+        self.grids.clear()
+        self.sight.clear()
+        self.walks.clear()
+        self.level_windows.clear()
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     width: int
@@ -157,6 +189,7 @@ class Board:
     hex_side_length: int = 0  # hex only: Tiled's hexsidelength (pixels)
     feature: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # int16 index into features, -1 none
     features: tuple[str, ...] = ()
+    cache: BoardCache = field(default_factory=BoardCache, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.grid not in ("square", "hex"):

@@ -40,22 +40,6 @@ class Encounter:
         return MatchState(1, MappingProxyType({c.id: CharacterState(at=c.at) for c in self.characters}))
 
 
-_MEMO: tuple[Encounter | None, dict[tuple[Any, ...], Any]] = (None, {})
-
-
-def memo_for(enc: Encounter) -> dict[tuple[Any, ...], Any]:
-    """Scratch space for what never changes during a match of `enc` (a rating's fixed parts, an
-    allowance): the rules code asks for these many times a turn. Kept for the last encounter asked
-    about only, since a batch or a window plays one encounter at a time; swapped whole, so threads
-    never mix encounters."""
-    global _MEMO
-    memo_of, memo = _MEMO
-    if memo_of is not enc:
-        memo = {}
-        _MEMO = (enc, memo)
-    return memo
-
-
 @dataclass(frozen=True)
 class Outcome:
     over: bool

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from battlemat.core.perboard import PerBoard
 from battlemat.types import XY
 
 # Square-grid steps in a fixed order (the order of every neighbour loop: determinism, STYLE 5).
@@ -18,7 +17,7 @@ SQUARE_STEPS: tuple[tuple[int, int, str], ...] = (
     (0, -1, "N"), (1, -1, "NE"), (1, 0, "E"), (1, 1, "SE"),
     (0, 1, "S"), (-1, 1, "SW"), (-1, 0, "W"), (-1, -1, "NW"),
 )
-_CUBE_DIRS: tuple[tuple[int, int, int], ...] = (
+CUBE_DIRS: tuple[tuple[int, int, int], ...] = (
     (1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1),
 )
 
@@ -66,7 +65,7 @@ def centre(board: Any, sq: XY) -> tuple[float, float]:
     return x + 0.5 + (0.5 if shifted else 0.0), y * math.sqrt(3) / 2 + 0.5
 
 
-def _compass(dx: float, dy: float) -> str:
+def compass(dx: float, dy: float) -> str:
     """Nearest of the eight compass directions to a travel vector (y grows southward)."""
     angle = math.degrees(math.atan2(dx, -dy)) % 360  # 0 = N, 90 = E
     names = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -82,11 +81,11 @@ def steps(board: Any, sq: XY, diagonals: str = "alternating") -> list[tuple[XY, 
     if is_hex(board):
         c = to_cube(board, sq)
         here = centre(board, sq)
-        for d in _CUBE_DIRS:
+        for d in CUBE_DIRS:
             n = from_cube(board, (c[0] + d[0], c[1] + d[1], c[2] + d[2]))
             if board.inside(n):
                 there = centre(board, n)
-                out.append((n, False, _compass(there[0] - here[0], there[1] - here[1])))
+                out.append((n, False, compass(there[0] - here[0], there[1] - here[1])))
         return out
     x, y = sq
     for dx, dy, name in SQUARE_STEPS:
@@ -173,23 +172,21 @@ def line(board: Any, a: XY, b: XY) -> list[XY]:
     return _line(board, a, b, 1e-6)
 
 
-_SIGHT: PerBoard[dict[tuple[XY, XY], tuple[bool, int, str]]] = PerBoard()
+SIGHT_LIMIT = 100_000  # answers kept per board (about 20 MB at most); the table starts over when full
 
 
 def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
     """R4: (seen, cover count, why not). Opaque squares between the two centres block the line;
     each cover square on it is -1 to the shooter. Grazing a corner: either nudge of the line counts,
-    taking the one that sees, then the one with less cover. Terrain never changes during a match,
-    so answers are remembered per board (a bounded table)."""
-    memo = _SIGHT.by_id.get(id(board))
-    if memo is None:
-        memo = _SIGHT.setdefault(board, dict)
-    key = (tuple(a), tuple(b))
-    hit = memo.get(key)  # type: ignore[arg-type]
+    taking the one that sees, then the one with less cover. Terrain never changes, so answers are
+    kept in the board's own cache (`Board.cache`)."""
+    memo = board.cache.sight
+    key = (a[0], a[1]), (b[0], b[1])
+    hit: tuple[bool, int, str] | None = memo.get(key)
     if hit is None:
-        if len(memo) >= 100_000:
+        if len(memo) >= SIGHT_LIMIT:
             memo.clear()
-        hit = memo[key] = _sight(board, a, b)  # type: ignore[index]
+        hit = memo[key] = _sight(board, a, b)
     return hit
 
 

@@ -1,4 +1,4 @@
-"""A match: an encounter, its state, its one seeded random.Random and its dice engine.
+"""A match: an encounter, its state, its one seeded random.Random, its dice engine and its memory.
 
 Same encounter + seed + intents -> same event log (DESIGN: determinism).
 """
@@ -12,6 +12,7 @@ from battlemat.core.dice import DiceEngine, engine
 from battlemat.core.encounter import Encounter, Outcome, outcome
 from battlemat.core.events import Event
 from battlemat.core.intents import Intent
+from battlemat.core.memory import MatchMemory
 from battlemat.core.resolver import resolve_turn
 from battlemat.core.state import MatchState
 
@@ -24,10 +25,11 @@ class Match:
         self.dice: DiceEngine = engine(dice or enc.dice)
         self.state: MatchState = enc.initial_state()
         self.log: list[Event] = []
+        self.memory = MatchMemory(enc)  # what the rules worked out for this match (core.memory)
 
     def play(self, intents: Sequence[Intent]) -> tuple[Event, ...]:
         """Resolve one turn; the state advances only if every intent is legal."""
-        result = resolve_turn(self.encounter, self.state, intents, self.rng, self.dice)
+        result = resolve_turn(self.encounter, self.state, intents, self.rng, self.dice, self.memory)
         self.state = result.state
         self.log.extend(result.events)
         return result.events

@@ -23,11 +23,12 @@ from battlemat.core.board import Hazard
 from battlemat.core.character import Character
 from battlemat.core.dice import DiceEngine, Diceless, Roll
 from battlemat.core.elusion import elude
-from battlemat.core.encounter import Encounter, memo_for
+from battlemat.core.encounter import Encounter
+from battlemat.core.memory import MatchMemory, remember
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.events import Event
 from battlemat.core.intents import Intent
-from battlemat.core.rating import Modifier, Rating, talent_bonus
+from battlemat.core.rating import Modifier, Rating
 from battlemat.core.rules import Half, Rules
 from battlemat.core.state import Advantage, CharacterState, MatchState
 from battlemat.types import XY, CharId
@@ -45,9 +46,10 @@ def resolve_turn(
     intents: Sequence[Intent],
     rng: random.Random,
     dice: DiceEngine,
+    memory: MatchMemory | None = None,
 ) -> TurnResult:
     """Resolve one turn. Raises IllegalIntent before anything happens if an intent breaks a rule."""
-    turn = _Turn(enc, state, rng, dice)
+    turn = _Turn(enc, state, rng, dice, remember(memory, enc))
     turn.declare(intents)
     for phase, run in PHASES:
         turn.phase = phase
@@ -83,7 +85,7 @@ def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: 
     """The contest `who`'s attack would bring on, with the other declared intents taken into account
     (groups S7, opposition C5, matchups S8, advantages O1-O5). Diceless, positions as they stand.
     Raises IllegalIntent like the resolver when an intent breaks a rule; None if `who` does not attack."""
-    t = _Turn(enc, state, random.Random(0), Diceless())
+    t = _Turn(enc, state, random.Random(0), Diceless(), MatchMemory(enc))
     t.declare(intents)
     it = t.intents.get(who)
     if it is None or it.target is None or t.rules.halves[it.use].act != "attack":
@@ -96,7 +98,8 @@ def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: 
     return Forecast(att, dfn, how)
 
 
-def validate_intent(enc: Encounter, state: MatchState, intent: Intent, *, fresh: bool = False) -> Intent:
+def validate_intent(enc: Encounter, state: MatchState, intent: Intent, *, fresh: bool = False,
+                    memory: MatchMemory | None = None) -> Intent:
     """Check one intent against the rules; return it with canonical skill spelling.
 
     The UI and the AI call this before a turn is resolved; the resolver calls it again. The answer
@@ -106,48 +109,24 @@ def validate_intent(enc: Encounter, state: MatchState, intent: Intent, *, fresh:
     in Python, field by field), then by value. `fresh`: the intent was just made and is checked
     once (the AI's), so it is remembered by identity only.
     """
-    memory = _remembered(enc, state)
-    seen = memory.by_id.get(id(intent))
+    memory = remember(memory, enc)
+    mem = memory.of_state(state)
+    seen = mem.by_id.get(id(intent))
     if seen is not None and seen[0] is intent:
         return seen[1]
     if fresh:
-        hit = _validate(enc, state, intent)
+        hit = _validate(enc, state, intent, memory)
     else:
         try:
-            known = memory.valid.get(intent)
+            known = mem.valid.get(intent)
         except TypeError:  # an intent built with lists instead of tuples: checked, not remembered
-            return _validate(enc, state, intent)
-        hit = known if known is not None else memory.valid.setdefault(intent, _validate(enc, state, intent))
-    memory.by_id[id(intent)] = (intent, hit)  # (holding the intent keeps its id from being reused)
+            return _validate(enc, state, intent, memory)
+        hit = known if known is not None else mem.valid.setdefault(intent, _validate(enc, state, intent, memory))
+    mem.by_id[id(intent)] = (intent, hit)  # (holding the intent keeps its id from being reused)
     return hit
 
 
-@dataclass
-class _Memory:
-    """What was worked out against one state: the intents found legal (by value, and by identity)
-    and the start-of-turn context of each side."""
-
-    state: MatchState
-    enc: Encounter
-    valid: dict[Intent, Intent] = field(default_factory=dict)
-    by_id: dict[int, tuple[Intent, Intent]] = field(default_factory=dict)
-    contexts: dict[str, movement.Context] = field(default_factory=dict)
-
-
-_LAST: _Memory | None = None
-
-
-def _remembered(enc: Encounter, state: MatchState) -> _Memory:
-    """What was worked out against the last state (states are values). The memory is swapped whole,
-    so threads never mix states."""
-    global _LAST
-    last = _LAST
-    if last is None or last.state is not state or last.enc is not enc:
-        last = _LAST = _Memory(state, enc)
-    return last
-
-
-def _validate(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
+def _validate(enc: Encounter, state: MatchState, intent: Intent, memory: MatchMemory) -> Intent:
     rules = enc.rules
     who = intent.who
     if who not in enc.by_id:
@@ -206,7 +185,7 @@ def _validate(enc: Encounter, state: MatchState, intent: Intent) -> Intent:
     if intent.throw is not None:
         _validate_throw(enc, state, intent, use)
     if enc.board is not None and intent.moves:
-        _validate_move(enc, state, intent, use)
+        _validate_move(enc, state, intent, use, memory)
     if use == intent.use:
         return intent
     return dataclasses.replace(intent, use=use)
@@ -242,7 +221,7 @@ def _bare(why: str, rule: str) -> str:
     return why[: -len(tag)] if why.endswith(tag) else why
 
 
-def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) -> None:
+def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str, memory: MatchMemory) -> None:
     """With a board, a declared `to` or `path` must be reachable as the board stands at the start
     of the turn (terrain, allowance, everyone's square); sticky zones and collisions only cut
     plans short while resolving (M6, M10). The UI preview calls the same `movement.reach`."""
@@ -253,8 +232,8 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) 
     for sq in ((intent.to,) if intent.to is not None else ()) + tuple(intent.path):
         if not board.inside(tuple(sq)):
             raise IllegalIntent(who, f"square {tuple(sq)} is off the map", "M1", "path" if intent.path else "to")
-    mover = movement.mover_for(enc, state.chars, who, use, intent.target, intent.item)
-    ctx = start_context(enc, state, enc.by_id[who].side)
+    mover = movement.mover_for(enc, state.chars, who, use, intent.target, intent.item, memory)
+    ctx = start_context(enc, state, enc.by_id[who].side, memory)
     if intent.path:
         route = movement.follow(board, enc.rules, mover, ctx, [_xy(p) for p in intent.path])
         if route.stopped is not None and route.end != _xy(intent.path[-1]):
@@ -269,35 +248,15 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str) 
         raise IllegalIntent(who, f"cannot end on {to}: {_bare(refusal.why, refusal.rule)}", refusal.rule, "to")
 
 
-def start_context(enc: Encounter, state: MatchState, side: str) -> movement.Context:
+def start_context(enc: Encounter, state: MatchState, side: str, memory: MatchMemory) -> movement.Context:
     """Who stands where as the turn starts, for any mover of `side` (M10): the same for every intent
     declared against this state (the AI's plans, the checks of intents, the plans that P2 follows),
-    so it is worked out once per state (`_remembered`)."""
-    contexts = _remembered(enc, state).contexts
+    so it is worked out once per state (MatchMemory.of_state)."""
+    contexts = memory.of_state(state).contexts
     ctx = contexts.get(side)
     if ctx is None:
-        ctx = contexts[side] = movement.side_context(enc, state.chars, side)
+        ctx = contexts[side] = movement.context(enc, state.chars, side)
     return ctx
-
-
-def skill_parts(enc: Encounter, cid: CharId, use: str) -> tuple[int, int, int, tuple[str, ...]]:
-    """What of `cid`'s rating with `use` never changes in a match: base (S2), equipment (S5),
-    talent bonus (S3), and the notes that explain them (worked out once: `memo_for`)."""
-    memo = memo_for(enc)
-    parts = memo.get(("parts", cid, use))
-    if parts is None:
-        char, rules = enc.by_id[cid], enc.rules
-        pair = rules.halves[use].pair
-        equip, item = char.equipment_bonus(pair)
-        talent, notes = 0, []
-        src = rules.talent_source(use)
-        if src is not None and char.talent(src.pair):
-            talent = talent_bonus(char.talent(src.pair))
-            notes.append(f"talent bonus from {src.pair} talent {char.talent(src.pair)} (S3)")
-        if item:
-            notes.append(f"equipment: {item} (S5)")
-        parts = memo["parts", cid, use] = (char.base(pair), equip, talent, tuple(notes))
-    return parts  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -322,7 +281,6 @@ class _Hit:
     sources: tuple[CharId, ...]
 
 
-_new_event = tuple.__new__  # Event(...) parses its six arguments in Python; a turn makes a score of events
 _MOVED_WHILE_SHOOTING = Modifier(-1, "moved while shooting", "M1")
 _HIGHER_GROUND = Modifier(1, "higher ground", "R5")
 
@@ -341,6 +299,7 @@ class _Turn:
     state: MatchState
     rng: random.Random
     dice: DiceEngine
+    memory: MatchMemory
     phase: str = "declare"
     events: list[Event] = field(default_factory=list)
     intents: dict[CharId, Intent] = field(default_factory=dict)
@@ -364,11 +323,11 @@ class _Turn:
 
     # -- helpers ---------------------------------------------------------------------------------
     def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
-        self.events.append(_new_event(Event, (type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data))))
+        self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))
 
     def emit_data(self, type_: str, text: str, rules: tuple[str, ...], data: dict[str, object]) -> None:
         """emit() for data already in a dict of its own (no keyword arguments to pack again)."""
-        self.events.append(_new_event(Event, (type_, self.n, self.phase, text, rules, MappingProxyType(data))))
+        self.events.append(Event(type_, self.n, self.phase, text, rules, MappingProxyType(data)))
 
     def char(self, cid: CharId) -> Character:
         return self.enc.by_id[cid]
@@ -394,7 +353,7 @@ class _Turn:
     def declare(self, intents: Sequence[Intent]) -> None:
         self.emit("turn_start", f"turn {self.n}", ("P1", "P2", "P3", "P4"))
         for raw in intents:
-            intent = validate_intent(self.enc, self.state, raw)
+            intent = validate_intent(self.enc, self.state, raw, memory=self.memory)
             if intent.who in self.intents:
                 raise IllegalIntent(intent.who, "declared two intents in one turn; pick one skill use", "P1", "who")
             self.intents[intent.who] = intent
@@ -555,7 +514,7 @@ class _Turn:
         """The effective rating of `cid` using `use`, facing `vs` who uses `against`."""
         if use == "item":
             return Rating("item", fixed=0, rules=("C5",))
-        base, equip, talent, notes = skill_parts(self.enc, cid, use)
+        base, equip, talent, notes = self.memory.parts(cid, use)
         matchup = self.rules.matchup(use, against) if against else 0
         penalty = self.st[cid].major if self.skill_penalty else 0
         return Rating(use, base, equip, self.situational(cid, vs), 0, 1, talent, matchup, penalty, adjustments, halved,
@@ -1066,16 +1025,16 @@ def _board_movement(t: _Turn) -> None:
             now = snapshot[cid]
             if not now.active or now.at is None or now.held_by is not None:  # C8: held fast (logged by _escapes)
                 continue
-            mover = movement.mover_for(t.enc, snapshot, cid, it.use, it.target, it.item)
+            mover = movement.mover_for(t.enc, snapshot, cid, it.use, it.target, it.item, t.memory)
             side = t.enc.by_id[cid].side
             # who stood where as P2 began: as the turn began (P1 and escapes move nobody)
-            plan_ctx = start_context(t.enc, t.state, side)
+            plan_ctx = start_context(t.enc, t.state, side, t.memory)
             if side not in ctxs:
-                ctxs[side] = (movement.with_sticky(plan_ctx, t.enc, snapshot, side, sticky) if still
-                              else movement.side_context(t.enc, snapshot, side, sticky))
+                ctxs[side] = movement.context(t.enc, snapshot, side, sticky,
+                                              standing=plan_ctx.occupants if still else None)
             ctx = ctxs[side]
-            path = [tuple(p) for p in it.path]
-            route = movement.plan_route(board, t.rules, mover, ctx, it.to, path, plan_ctx)  # type: ignore[arg-type]
+            plan = movement.Plan(it.to, tuple((p[0], p[1]) for p in it.path), plan_ctx)
+            route = movement.plan_route(board, t.rules, mover, ctx, plan)
             movers.append((cid, route))
         if movers:
             routes = _collisions(t, dict(movers), sub)

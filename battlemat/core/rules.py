@@ -34,6 +34,7 @@ class Half:
     ranged: bool = False
     sticky: bool = False  # M6: an adjacent opponent cannot move away
     unstuck: bool = False  # M6: may move away from a sticky opponent anyway (Block, Dodge, Escape)
+    breaks_grip: bool = False  # C8: may break a Wrestle grip and move (Escape)
     charges: bool = False  # M7: moves in as straight a line as possible toward its target (Press)
     holds_ground: bool = False  # M8: may not move toward its target (Provoke)
     jumps: bool = False  # M5: may jump over pits and difficult squares (Acrobatics)

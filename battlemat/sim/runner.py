@@ -51,7 +51,7 @@ class RunResult:
 def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int) -> RunResult:
     seed = run_seed(batch_seed, index)
     match = Match(enc, seed=seed, dice=dice)
-    brain = Brain(enc)
+    brain = Brain(enc, match.memory)
     result = RunResult(index, seed, None, 0, False)
     while not match.outcome().over and match.state.turn <= max_turns:
         intents = brain.decide(match.state, match.rng)

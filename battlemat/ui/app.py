@@ -225,9 +225,8 @@ class App:
 def run(args: argparse.Namespace) -> int:
     """Entry point of `battlemat play`: the window, or a headless screenshot with --screenshot."""
     from battlemat.core import movement
-    from battlemat.io.rules_file import load_rules
 
-    movement.prepare(load_rules())  # the compiled reach search, before the window opens
+    movement.prepare()  # the compiled reach search, before the window opens
     app = App(args)
     try:
         shot = getattr(args, "screenshot", None)

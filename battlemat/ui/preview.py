@@ -51,7 +51,7 @@ def reach_for(
     try:
         mover = mod.mover_for(enc, chars, who, use, target, item)
         sticky = {c: it.use for c, it in (declared or {}).items() if it.use in STICKY_USES}
-        ctx = mod.context_for(enc, chars, who, sticky)
+        ctx = mod.context(enc, chars, enc.by_id[who].side, sticky, who=who)
         return mod.reach(board, enc.rules, mover, ctx)
     except Exception:  # noqa: BLE001 - preview only: the resolver stays the judge
         return None

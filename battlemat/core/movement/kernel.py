@@ -1,62 +1,188 @@
-"""The bounded reach search of `movement`, compiled with numba (rules M4, M6, M7, M10, M11, M12).
+"""The compiled reach search (a speed device) behind a typed boundary: `Query` in, `Answer` out.
 
-`movement._search` is the reference: this is the same bucket search, step for step and in the same
-order, over flat numpy arrays, for the movers without jumps or Provoke (M5 and M8 stay in Python).
-Both give the same costs, routes, tie-breaks and refusals; `tests/test_kernel.py` compares them on
-random boards. Without numba, `ready()` is False and `movement` uses the reference.
+This module is the boundary: nothing outside it packs the kernel's integer lists or reads offsets
+into its answer. `search(Query(...))` runs the same bucket search as `search.Reference`, step for
+step and in the same order, over flat numpy arrays, for the movers without jumps or Provoke (M5
+and M8 stay in Python): the same costs, routes, tie-breaks and refusals. `tests/test_kernel.py`
+compares the two on random boards. The step rules here mirror `step.StepRules.step`; a change to
+one is a change to both, and that test fails until they agree.
 
 The search works in a window of radius allowance + 1 around the mover (a step moves at most one
 square each way, on hex maps too), so its arrays are sized by the allowance, never by the map.
 A state is one int: local square << 3 | diagonal parity << 2 | ends code (1 difficult, 2 Climb step).
 
-Refusal codes in the log: 0 needs stairs or Climb (M12), 1 one level at a time (M12), 2 + f the
-f-th sticky foe (M6). numba keeps its compiled code in a cache of its own (cache=True); nothing here
-reads or writes a file.
+Importing this module imports numba (its compiled code is kept in numba's own cache, cache=True;
+nothing here reads or writes a file). Without numba, `AVAILABLE` is False and the reference serves.
+What it costs and saves (bench/bench_reach.py): a query in the open about 20 us, against about 100
+us for networkx's plain Dijkstra without any rule; the reference search takes several times longer.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from battlemat.core import geometry
+from battlemat.core.movement.grid import Grid
+from battlemat.core.movement.results import Mover, Occupant, StickyFoe
+from battlemat.core.movement.step import charge_line
+from battlemat.types import XY
+
+try:
+    import numba
+except ImportError:  # pragma: no cover - only where numba cannot be installed
+    numba = None
+
+AVAILABLE = numba is not None
+MAX_ALLOWANCE = 127  # a link keeps a cost in 7 bits
+
+# Refusal codes in the answer's log: needs stairs or Climb (M12), one level at a time (M12), and
+# STICKY + f for the f-th sticky foe (M6).
 LEVEL, LEVEL_CLIMB, STICKY = 0, 1, 2
-# The compiled search (numba's dispatcher of _bucket_search), once ready() has compiled or loaded it:
-# called directly, as bucket_search(flags, centre, ip, fp, scratch), with no wrapper between.
-bucket_search: Any = None
-route_back: Any = None  # the compiled _route_back, likewise
-_tried = False
+# Places in the query's integers (the kernel reads them by these names).
+IP_WIDTH, IP_X0, IP_Y0, IP_ALLOWANCE, IP_CLIMB, IP_ALTERNATING, IP_PRESS, IP_HEX = 0, 1, 2, 3, 4, 5, 6, 7
+IP_OCCUPANTS, IP_STICKY, IP_MID, IP_END, IP_HEAD = 8, 9, 10, 11, 12
+_NO_LINE = (0.0, 0.0, 0.0, 0.0, 1.0)
 
 
-def ready() -> bool:
-    """True when the compiled search can be used: numba (a well-kept JIT for loops over arrays) is
-    imported on first use, so commands that never search don't pay for it."""
-    global bucket_search, route_back, _tried
-    if not _tried:
-        _tried = True
-        try:
-            import numba
-        except ImportError:  # pragma: no cover - only where numba cannot be installed
-            return False
-        bucket_search = numba.njit(cache=True)(_bucket_search)
-        route_back = numba.njit(cache=True)(_route_back)
-    return bucket_search is not None
+class Query(NamedTuple):
+    """One search: a mover on a grid among occupants (M10) and sticky foes (M6)."""
+
+    grid: Grid
+    mover: Mover
+    occupants: Sequence[tuple[XY, Occupant]]
+    sticky: tuple[StickyFoe, ...]
+    press: bool  # a Press charge (M7): keep the straightest of the cheapest ways
+    climb: bool  # a Climb (M12): one level up or down ends the move
+
+    def pack(self, mid: int, end: int) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's integers (IP_*, then occupants and sticky foes) and floats (the charge's line)."""
+        gr, mover = self.grid, self.mover
+        w, h = gr.board.width, gr.board.height
+        here = mover.at
+        ip = [w, here[0], here[1], mover.allowance, self.climb, gr.diagonals == "alternating",
+              self.press, gr.hexmap, 0, len(self.sticky), mid, end]
+        for (x, y), o in self.occupants:  # by node, on the board, not the mover's own square (M10)
+            if 0 <= x < w and 0 <= y < h and (x, y) != here:
+                ip += (y * w + x, 1 if o.friend else 2)
+                ip[IP_OCCUPANTS] += 1
+        for foe in self.sticky:
+            ip.append(foe.at[1] * w + foe.at[0])
+        line = charge_line(gr.board, mover) if self.press else _NO_LINE
+        return np.array(ip, np.int64), np.array(line, np.float64)
+
+
+class Answer:
+    """The kernel's answer, read by part: the squares found (in the order found) with their costs,
+    their deviations from a charge's line, the route to each, and the refusal and ended logs."""
+
+    __slots__ = ("_found", "_sizes", "_origin", "_width")
+
+    def __init__(self, found: np.ndarray, mover: Mover) -> None:
+        self._found = found
+        # (squares found, refusals logged, ended states logged, states reached)
+        self._sizes: tuple[int, int, int, int] = tuple(found[:4].tolist())  # type: ignore[assignment]
+        R = mover.allowance + 1
+        self._origin = (mover.at[0] - R, mover.at[1] - R)  # the window's corner
+        self._width = 2 * R + 1
+
+    def squares(self) -> tuple[list[int], list[int]]:
+        ne = self._sizes[0]
+        rec: list[int] = self._found[4:4 + 2 * ne].tolist()
+        return rec[:ne], rec[ne:]
+
+    def devs(self) -> list[float]:
+        ne = self._sizes[0]
+        return self._found[4 + 3 * ne:4 + 4 * ne].view(np.float64).tolist()  # type: ignore[no-any-return]
+
+    def route(self, i: int) -> list[tuple[XY, int, bool]]:
+        """(square, cost so far, diagonal) of each step to the i-th square found."""
+        ne, nr, nl, nre = self._sizes
+        st = int(self._found[4 + 2 * ne + i])  # the search state that ended on the i-th square
+        packed = route_back(self._found, 4 + 4 * ne + 2 * nr + 2 * nl, nre, st).tolist()
+        (ox, oy), W = self._origin, self._width
+        return [((ox + (p >> 8) % W, oy + (p >> 8) // W), (p >> 1) & 127, (p & 1) == 1) for p in reversed(packed)]
+
+    def refusals(self) -> list[tuple[int, int]]:
+        """(node, refusal code) in the order logged."""
+        ne, nr, _, _ = self._sizes
+        p = 4 + 4 * ne
+        rec: list[int] = self._found[p:p + 2 * nr].tolist()
+        return list(zip(rec[:nr], rec[nr:], strict=True))
+
+    def ended(self) -> list[tuple[int, int]]:
+        """(node, ends code) of the states whose move ended there (M4, M12), in the order met."""
+        ne, nr, nl, _ = self._sizes
+        p = 4 + 4 * ne + 2 * nr
+        rec: list[int] = self._found[p:p + 2 * nl].tolist()
+        return list(zip(rec[:nl], rec[nl:], strict=True))
+
+
+class Tables:
+    """A grid's arrays for the kernel, built once per grid (kept in `Grid.fast`): the packed step flags
+    by (node, slot), the centres by node, and scratch space by allowance."""
+
+    __slots__ = ("flags", "centre", "work")
+
+    def __init__(self, gr: Grid) -> None:
+        n = len(gr.nbr)
+        sqs, level = gr.sqs, gr.level
+        flags = [
+            [(max(-2, min(2, level[j] - level[i])) << 9) + 256 + ((sqs[j][1] - sqs[i][1] + 1) << 6)
+             + ((sqs[j][0] - sqs[i][0] + 1) << 4) + 8 * (gr.stairs[i] or gr.stairs[j])
+             + 4 * (not (gr.blocked[j] or gr.pit[j]))
+             + 2 * gr.hard[i][k] + gr.diag[i][k] if j >= 0 else 0 for k, j in enumerate(row)]
+            for i, row in enumerate(gr.nbr)
+        ]
+        self.flags = np.array(flags, np.int16).reshape((n, gr.slots))
+        self.centre = np.array([geometry.centre(gr.board, sq) for sq in gr.sqs], np.float64).reshape((n, 2))
+        self.work: dict[int, tuple[np.ndarray, int, int]] = {}  # allowance -> (scratch, int16 start, float64 start)
+
+    def scratch(self, allowance: int, slots: int) -> tuple[np.ndarray, int, int]:
+        work = self.work.get(allowance)
+        if work is None:
+            size, mid, end = _scratch_layout(allowance, slots)
+            work = self.work[allowance] = (np.empty(size, np.int64), mid, end)
+        return work
+
+
+def covers(gr: Grid, mover: Mover, sticky: tuple[StickyFoe, ...]) -> bool:
+    """Whether the kernel can run this search: numba is there, the allowance fits a link, and every
+    sticky foe stands on the board."""
+    if not AVAILABLE or mover.allowance > MAX_ALLOWANCE:
+        return False
+    inside = gr.board.inside
+    return all(inside(f.at) for f in sticky)
+
+
+def tables(gr: Grid) -> Tables:
+    t: Tables | None = gr.fast
+    if t is None:
+        t = gr.fast = Tables(gr)
+    return t
+
+
+def search(q: Query) -> Answer:
+    t = tables(q.grid)
+    scratch, mid, end = t.scratch(q.mover.allowance, q.grid.slots)
+    ip, fp = q.pack(mid, end)
+    return Answer(bucket_search(t.flags, t.centre, ip, fp, scratch), q.mover)
 
 
 def _bucket_search(flags, centre, ip, fp, scratch):  # type: ignore[no-untyped-def]
-    """The search of `movement._search` (see there for the rules of one step).
+    """The search of `search.Reference` over flat arrays (see step.StepRules for the rules of one step).
 
     flags[node, slot] (int16) describes the step to the neighbour in that slot: diagonal (1),
     difficult to enter (2), enterable (4), stairs at either end (8), the step's dx + 1 (<< 4) and
     dy + 1 (<< 6), a neighbour is there (256), and the level change, clamped to -2..2 (<< 9); it is
     0 where the slot has no neighbour. The neighbour is node + dy * width + dx. centre[node] is the
     square's centre (x, y) for a Press line.
-    ip = (map width, x0, y0, allowance, Climb?, alternating diagonals?, Press?, hex map?, number of
-    occupants, number of sticky foes, where the scratch space's int16 part starts, where its float64
-    part starts) followed by
-    each occupant's node and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
+    ip = the query's integers (their places: the IP_* constants), followed by each occupant's node
+    and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
     fp = the Press line (ax, ay, bx, by, length).
-    scratch is int64 scratch space of `scratch_layout(allowance, slots)`, reused between calls, with
+    scratch is int64 scratch space of `_scratch_layout(allowance, slots)`, reused between calls, with
     an int16 and a float64 part (one array: numba checks each argument's type on every call). Every
     result is copied out of it, and the GIL is held throughout. Only what a call writes is read
     back, so only the cost table is cleared: the search touches little memory besides the squares
@@ -66,8 +192,9 @@ def _bucket_search(flags, centre, ip, fp, scratch):  # type: ignore[no-untyped-d
     (ne nodes, costs, states, deviations as float64 bits), the refusal log (nr nodes, codes), the
     ended log (nl nodes, codes), and the nre states reached with their links ((parent state + 1)
     << 8 | cost << 1 | diagonal)."""
-    width, x0, y0, A, climb, alternating, press = ip[0], ip[1], ip[2], ip[3], ip[4], ip[5], ip[6]
-    hexmap, n_occ, F, mid, end = ip[7], ip[8], ip[9], ip[10], ip[11]
+    width, x0, y0, A, climb = ip[IP_WIDTH], ip[IP_X0], ip[IP_Y0], ip[IP_ALLOWANCE], ip[IP_CLIMB]
+    alternating, press, hexmap = ip[IP_ALTERNATING], ip[IP_PRESS], ip[IP_HEX]
+    n_occ, F, mid, end = ip[IP_OCCUPANTS], ip[IP_STICKY], ip[IP_MID], ip[IP_END]
     work, small, fwork = scratch[:mid], scratch[mid:end].view(np.int16), scratch[end:].view(np.float64)
     ax, ay, bx, by, length = fp[0], fp[1], fp[2], fp[3], fp[4]
     R = A + 1
@@ -80,13 +207,13 @@ def _bucket_search(flags, centre, ip, fp, scratch):  # type: ignore[no-untyped-d
     occ = small[S + WW:S + 2 * WW]  # per local square: 0 free, 1 ally, 2 enemy
     occ[:] = 0
     for i in range(n_occ):
-        j, kind = ip[12 + 2 * i], ip[13 + 2 * i]
+        j, kind = ip[IP_HEAD + 2 * i], ip[IP_HEAD + 1 + 2 * i]
         x, y = j % width - ox, j // width - oy
         if 0 <= x < W and 0 <= y < W:
             occ[y * W + x] = kind
     zones = np.zeros((F, WW), np.bool_)  # zones[f, local]: next to the f-th sticky foe (M6)
     for f in range(F):
-        at = ip[12 + 2 * n_occ + f]
+        at = ip[IP_HEAD + 2 * n_occ + f]
         fx, fy = at % width, at // width
         if hexmap:
             for k in range(slots):
@@ -271,11 +398,27 @@ def _route_back(found, q, nre, st):  # type: ignore[no-untyped-def]
     return out[:n]
 
 
-def scratch_layout(A: int, slots: int) -> tuple[int, int, int]:
+def _scratch_layout(A: int, slots: int) -> tuple[int, int, int]:
     """bucket_search's scratch space for allowance A: its length in int64 words, and where its int16
-    part and its float64 part start (ip[10] and ip[11])."""
+    part and its float64 part start (IP_MID and IP_END)."""
     WW = (2 * A + 3) ** 2
     S = 8 * WW
     words, shorts, floats = 2 * S + (A + 1) * (S + 1) + 4 * WW + 4 * WW * slots + 8 * WW, S + 2 * WW, S + WW
     end = words + (shorts + 3) // 4
     return end + floats, words, end
+
+
+# The compiled functions, called directly (no wrapper between): numba compiles on the first call,
+# or loads what it compiled before from its cache.
+bucket_search: Any = numba.njit(cache=True)(_bucket_search) if numba is not None else None
+route_back: Any = numba.njit(cache=True)(_route_back) if numba is not None else None
+
+
+def warm_up() -> None:
+    """Compile (or load) both functions now: a search on a tiny board and the walk back of a route."""
+    from battlemat.core.board import Board
+    from battlemat.core.movement.grid import grid
+
+    gr = grid(Board(3, 3))
+    answer = search(Query(gr, Mover("", "", "Exit", (1, 1), 1), (), (), False, False))
+    answer.route(0)

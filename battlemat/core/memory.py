@@ -1,0 +1,118 @@
+"""What a match remembers between questions, in one object owned by the match (`Match.memory`).
+
+The rules ask the same questions many times a turn: the AI weighs an intent, the resolver checks
+it again, the UI previews it. Every answer here is worked out from values (the encounter, a state,
+an intent), so a memory only saves work: a fresh one gives the same answers, and two matches never
+share one (tests/test_determinism.py plays two matches interleaved). It is passed in explicitly to
+`resolve_turn`, `validate_intent`, `movement.mover_for` and the AI's `Brain`; the core keeps no
+module-level tables. Lifetimes:
+- for the whole match: a rating's fixed parts (S2, S3, S5), allowances (M1-M3), the AI's figures of
+  each character's strength (they change only with major losses, which are part of their key);
+- for one state (the turn being declared): the intents found legal against it, and who stood where
+  as the turn began, by side (M10). A new state starts these afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from battlemat.core import movement
+from battlemat.core.intents import Intent
+from battlemat.core.rating import talent_bonus
+from battlemat.core.state import MatchState
+from battlemat.types import CharId
+
+if TYPE_CHECKING:
+    from battlemat.core.character import Character
+    from battlemat.core.encounter import Encounter
+
+
+class SkillParts(NamedTuple):
+    """What of a character's rating with one skill half never changes in a match."""
+
+    base: int  # S2
+    equipment: int  # S5
+    talent: int  # S3: the talent bonus that applies to this half, if any
+    notes: tuple[str, ...]  # words for the log: which talent and which item
+
+
+def skill_parts(enc: Encounter, cid: CharId, use: str) -> SkillParts:
+    """Base (S2), equipment (S5), talent bonus (S3) of `cid` using `use`, and the notes that explain them."""
+    char, rules = enc.by_id[cid], enc.rules
+    pair = rules.halves[use].pair
+    equip, item = char.equipment_bonus(pair)
+    talent, notes = 0, []
+    src = rules.talent_source(use)
+    if src is not None and char.talent(src.pair):
+        talent = talent_bonus(char.talent(src.pair))
+        notes.append(f"talent bonus from {src.pair} talent {char.talent(src.pair)} (S3)")
+    if item:
+        notes.append(f"equipment: {item} (S5)")
+    return SkillParts(char.base(pair), equip, talent, tuple(notes))
+
+
+class StateMemory:
+    """What was worked out against one state: the intents found legal (by value, and by identity:
+    an intent's hash is worked out field by field), and each side's start-of-turn context."""
+
+    __slots__ = ("state", "valid", "by_id", "contexts")
+
+    def __init__(self, state: MatchState) -> None:
+        self.state = state
+        self.valid: dict[Intent, Intent] = {}
+        self.by_id: dict[int, tuple[Intent, Intent]] = {}  # (holding the intent keeps its id from being reused)
+        self.contexts: dict[str, movement.Context] = {}
+
+
+class MatchMemory:
+    """The memory of one match of `enc` (see the module's docstring)."""
+
+    __slots__ = ("enc", "_parts", "_allowances", "_strengths", "_state")
+
+    def __init__(self, enc: Encounter) -> None:
+        self.enc = enc
+        self._parts: dict[tuple[CharId, str], SkillParts] = {}
+        self._allowances: dict[tuple[CharId, str, int, str, bool], int] = {}
+        self._strengths: dict[tuple[CharId, int], tuple[int, int, int]] = {}
+        self._state: StateMemory | None = None
+
+    def parts(self, cid: CharId, use: str) -> SkillParts:
+        """skill_parts, once per character and half."""
+        got = self._parts.get((cid, use))
+        if got is None:
+            got = self._parts[cid, use] = skill_parts(self.enc, cid, use)
+        return got
+
+    def allowance(self, char: Character, use: str, major: int, item: str = "simple", moving_shot: bool = False) -> int:
+        """movement.allowance for a character of this match (M1-M3), once per question."""
+        key = (char.id, use, major, item, moving_shot)
+        got = self._allowances.get(key)
+        if got is None:
+            got = self._allowances[key] = movement.allowance(self.enc.rules, char, use, major, item, moving_shot)
+        return got
+
+    def strength(self, cid: CharId, major: int, figure: Callable[[], tuple[int, int, int]]) -> tuple[int, int, int]:
+        """An AI figure of a character's strength, worked out by `figure` once per number of major
+        losses (nothing else of a character changes in a match)."""
+        got = self._strengths.get((cid, major))
+        if got is None:
+            got = self._strengths[cid, major] = figure()
+        return got
+
+    def of_state(self, state: MatchState) -> StateMemory:
+        """What was worked out against `state` (states are values, compared by identity): the memory
+        of the last state asked about, or a new one."""
+        last = self._state
+        if last is None or last.state is not state:
+            last = self._state = StateMemory(state)
+        return last
+
+
+def remember(memory: MatchMemory | None, enc: Encounter) -> MatchMemory:
+    """The match's memory, or a fresh one for a question asked outside a match (a test, a forecast)."""
+    if memory is not None:
+        assert memory.enc is enc, "a match's memory answers for its own encounter only"
+        return memory
+    return MatchMemory(enc)
+

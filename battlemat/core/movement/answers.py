@@ -1,0 +1,184 @@
+"""From a search to a `Reach`: costs at once; routes, refusals and a charge's square when asked for.
+
+The resolver and the AI only need the reachable squares; the UI and `battlemat reach` the rest, so
+routes and the refusal of every square within allowance + 2 are worked out from the search's logs
+the first time someone reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from battlemat.core import geometry
+from battlemat.core.board import Hazard
+from battlemat.core.movement.grid import Grid
+from battlemat.core.movement.results import (
+    BLOCKED,
+    NO_HAZARDS,
+    PIT,
+    Mover,
+    Reach,
+    Refusal,
+    Step,
+    StickyFoe,
+    beyond,
+    occupied,
+    off_line,
+)
+from battlemat.core.movement.search import EndedLog, Found, Occupants, RefusalLog, find
+from battlemat.core.movement.step import ENDS, PRIO_ENDS, kind
+from battlemat.core.rules import Rules
+from battlemat.types import XY
+
+
+def answer(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tuple[StickyFoe, ...]) -> Reach:
+    """Search, and wrap what was found as a Reach."""
+    found = find(gr, rules, mover, occupants, sticky)
+    nodes, sqs = found.nodes, gr.sqs
+    costs = dict(zip(map(sqs.__getitem__, nodes), found.costs, strict=True))  # (in C, unlike a comprehension)
+    routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found, gr.board.width)
+    charge = None
+    if kind(rules, mover).press:  # M7: one square only, the charge's
+        keep, why = _charge(gr, mover, found)
+        end = gr.sq(keep)
+        costs, routes, charge = {end: costs[end]}, {end: routes[end]}, (keep, why)
+    return Reach(mover, mover.allowance, MappingProxyType(costs), routes,
+                 _Refusals(gr, mover, costs, occupants, found, charge), _hazards(gr, costs))
+
+
+def _hazards(gr: Grid, costs: Mapping[XY, int]) -> Mapping[XY, Hazard]:
+    """The hazards (E1) on the squares a move can end on."""
+    board = gr.board
+    if not board.hazards:
+        return NO_HAZARDS
+    spots = {}
+    for sq in costs:
+        h = board.hazard[sq[1], sq[0]]
+        if h >= 0:
+            spots[sq] = board.hazards[int(h)]
+    return MappingProxyType(spots)
+
+
+def _charge(gr: Grid, mover: Mover, found: Found) -> tuple[int, Refusal]:
+    """M7: Press takes the shortest path to a square next to its target, the one closest to the
+    straight line between centres; failing that, the reachable square nearest the target.
+    Returns the square's node, and the refusal of every other square the search found."""
+    assert mover.target is not None
+    t = mover.target
+    nodes, costs, devs = found.nodes, found.costs, found.devs()
+    beside = gr.zone(t)  # the squares next to the target
+    start = gr.node(mover.at)
+    near = [(c, dv, u) for u, c, dv in zip(nodes, costs, devs, strict=True) if u in beside]
+    if start in beside and start in nodes:
+        end = start
+    elif near:
+        end = min(near)[2]
+    else:
+        board, d, sqs = gr.board, gr.diagonals, gr.sqs
+        end = min((geometry.distance(board, sqs[u], t, d), c, dv, u)
+                  for u, c, dv in zip(nodes, costs, devs, strict=True))[3]
+    return end, off_line(mover.target_name)
+
+
+def settle(gr: Grid, rlog: RefusalLog, ended_log: EndedLog) -> dict[int, tuple[int, Refusal]]:
+    """The strongest reason logged for each square (lower priority number wins, first one on ties);
+    the neighbours of a square where a move ended are refused by that ending (M4, M12)."""
+    refused: dict[int, tuple[int, Refusal]] = {}
+    nbr = gr.nbr
+    rlog = rlog + [(j, PRIO_ENDS, ENDS[ends]) for u, ends in ended_log for j in nbr[u] if j >= 0]
+    for j, prio, why in rlog:
+        old = refused.get(j)
+        if old is None or prio < old[0]:
+            refused[j] = (prio, why)
+    return refused
+
+
+class _Routes(Mapping[XY, tuple[Step, ...]]):
+    """Routes of a Reach, rebuilt from the search's links when first asked for."""
+
+    __slots__ = ("_squares", "_found", "_width", "_done")
+
+    def __init__(self, squares: Mapping[XY, int], found: Found, width: int) -> None:
+        self._squares = squares  # in the order found, as found.nodes
+        self._found, self._width = found, width
+        self._done: dict[XY, tuple[Step, ...]] = {}
+
+    def __getitem__(self, sq: XY) -> tuple[Step, ...]:
+        done = self._done.get(sq)
+        if done is None:
+            if sq not in self._squares:
+                raise KeyError(sq)
+            done = self._done[sq] = self._found.route(self._found.nodes.index(sq[1] * self._width + sq[0]))
+        return done
+
+    def __iter__(self) -> Iterator[XY]:
+        return iter(self._squares)
+
+    def __len__(self) -> int:
+        return len(self._squares)
+
+    def __contains__(self, sq: object) -> bool:
+        return sq in self._squares
+
+
+class _Refusals(Mapping[XY, Refusal]):
+    """Why each square within allowance + 2 cannot be reached, worked out when first asked for.
+    `charge` is a Press charge's square and the refusal of the others it found (M7)."""
+
+    __slots__ = ("_args", "_out")
+
+    def __init__(self, gr: Grid, mover: Mover, costs: Mapping[XY, int], occupants: Occupants, found: Found,
+                 charge: tuple[int, Refusal] | None) -> None:
+        self._args: tuple[Any, ...] | None = (gr, mover, costs, occupants, found, charge)
+        self._out: dict[XY, Refusal] = {}
+
+    def _all(self) -> dict[XY, Refusal]:
+        if self._args is not None:
+            gr, mover, costs, occupants, found, charge = self._args
+            self._args = None
+            rlog, ended_log = found.log()
+            if charge is not None:  # M7: every other square the search found is off the charge's line
+                keep, off = charge
+                rlog = rlog + [(j, -1, off) for j in found.nodes if j != keep]
+            self._fill(gr, mover, costs, dict(occupants), settle(gr, rlog, ended_log))
+        return self._out
+
+    def _fill(self, gr: Grid, mover: Mover, costs: Mapping[XY, int], occupants: dict[XY, Any],
+              refused: dict[int, tuple[int, Refusal]]) -> None:
+        far = beyond(mover.allowance)
+        here = mover.at
+        x0, y0 = here
+        w, h = gr.board.width, gr.board.height
+        for dx, dy in gr.ring(here, mover.allowance + 2):
+            x, y = x0 + dx, y0 + dy
+            if not (0 <= x < w and 0 <= y < h) or (x, y) in costs:
+                continue
+            j = y * w + x
+            if gr.blocked[j]:
+                why = BLOCKED
+            elif gr.pit[j]:
+                why = PIT
+            elif (x, y) in occupants and (x, y) != here:
+                why = occupied(occupants[x, y].name)
+            elif j in refused:
+                why = refused[j][1]
+            else:
+                why = far
+            self._out[(x, y)] = why
+
+    def __getitem__(self, sq: XY) -> Refusal:
+        return self._all()[sq]
+
+    def __iter__(self) -> Iterator[XY]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __contains__(self, sq: object) -> bool:
+        return sq in self._all()
+
+    def get(self, sq: XY, default: Any = None) -> Any:  # type: ignore[override]
+        return self._all().get(sq, default)

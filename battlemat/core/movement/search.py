@@ -1,0 +1,208 @@
+"""The bounded reach search: every square a mover can end on, the cheapest way there, and why not.
+
+Step costs are small whole numbers, so a bucket per cost serves as the priority queue (STYLE 5: no
+heap, ties go to the first found, no time limit), and it visits only squares within the allowance,
+so its cost never grows with the map. A search state is one int: node << 7 | (last slot + 1) << 3 |
+diagonal parity << 2 | ends code (the last slot is kept for jumpers only: a running jump, M5).
+Every step costs at least 1, so when bucket c is walked every way into its states is known: a Press
+charge (M7) keeps, among the cheapest ways, the straightest (least summed deviation), and walks the
+bucket straightest first.
+
+`Reference` is this search in Python, built on the step rules (`step.StepRules`); `Compiled` reads
+the same search run by the compiled kernel (`kernel.py`, behind its typed query and answer), which
+covers every mover but jumpers (M5) and Provoke (M8). Both answer through `Found`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from battlemat.core.movement.grid import Grid
+from battlemat.core.movement.results import (
+    LEVEL,
+    LEVEL_CLIMB,
+    Context,
+    Mover,
+    Occupant,
+    Refusal,
+    Step,
+    StickyFoe,
+    sticky_refusal,
+)
+from battlemat.core.movement.step import PRIO_RULE, StepRules, kind
+from battlemat.core.rules import Rules
+from battlemat.types import XY
+
+Occupants = Sequence[tuple[XY, Occupant]]  # (square, occupant) pairs
+RefusalLog = list[tuple[int, int, Refusal]]  # (node, priority, refusal), in the order met
+EndedLog = list[tuple[int, int]]  # (node, ends code): a move ended there, so its neighbours are refused (M4, M12)
+
+
+class Found:
+    """What a search found: the squares a move can end on in the order found (`nodes`, with their
+    `costs`), and, worked out only when asked for, their deviations from a charge's line (M7), the
+    route to the i-th of them, and the refusal log."""
+
+    __slots__ = ()
+    nodes: list[int]
+    costs: list[int]
+
+    def devs(self) -> list[float]:
+        raise NotImplementedError
+
+    def route(self, i: int) -> tuple[Step, ...]:
+        raise NotImplementedError
+
+    def log(self) -> tuple[RefusalLog, EndedLog]:
+        raise NotImplementedError
+
+
+class _Link(NamedTuple):
+    prev: int  # the state before
+    over: tuple[int, ...]  # nodes jumped over (M5)
+    diagonal: bool
+
+
+class Reference(Found):
+    """The search in Python, for every mover (jumps and Provoke included)."""
+
+    __slots__ = ("gr", "nodes", "costs", "_ended", "_cost", "_dev", "_parent", "_rlog", "_elog", "_buckets",
+                 "_rules", "_A")
+
+    def __init__(self, rules: StepRules, allowance: int) -> None:
+        gr = self.gr = rules.gr
+        self._rules, self._A = rules, allowance
+        self._rlog: RefusalLog = []  # refusals are logged cheaply here and sorted out only if someone asks why
+        self._elog: EndedLog = []
+        st0 = gr.node(rules.mover.at) << 7
+        self._cost: dict[int, int] = {st0: 0}
+        self._dev: dict[int, float] = {st0: 0.0}
+        self._parent: dict[int, _Link] = {}
+        self._buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
+        self._buckets[0].append(st0)
+        ended: dict[int, tuple[int, float, int]] = {}  # node -> (cost, deviation, state) of the first state ending there
+        for c in range(allowance + 1):
+            self._walk(c, ended)
+        self._ended = list(ended.values())
+        self.nodes, self.costs = list(ended), [c for c, _, _ in self._ended]
+
+    def _walk(self, c: int, ended: dict[int, tuple[int, float, int]]) -> None:
+        """Expand every state of bucket c (cost c), straightest first for a charge (M7)."""
+        rules, cost, dev = self._rules, self._cost, self._dev
+        bucket = self._buckets[c]
+        if rules.press:
+            bucket.sort(key=dev.__getitem__)  # stable: first found first among equals
+        for st in bucket:
+            if cost[st] < c:
+                continue  # reached more cheaply since it was queued
+            u, ends = st >> 7, st & 3
+            if u not in rules.occ and u not in ended:
+                ended[u] = (c, dev[st], st)
+            if ends:
+                self._elog.append((u, ends))
+                continue
+            self._steps(st, c)
+            # With the allowance spent and nothing holding the mover here, no jump can fit and none
+            # is worth explaining; the compiled search does the same, and the two must agree.
+            if rules.jumper and (c < self._A or any(u in zone for zone, _ in rules.zones)):
+                self._jumps(st, c)
+
+    def _steps(self, st: int, c: int) -> None:
+        rules, gr, A = self._rules, self.gr, self._A
+        u, par = st >> 7, (st >> 2) & 1
+        for k in range(gr.slots):
+            if gr.nbr[u][k] < 0:
+                continue
+            v = rules.step(u, k)
+            if v.refusal is not None:
+                self._rlog.append((v.to, v.prio, v.refusal))
+                continue
+            sc, npar = rules.cost(gr.diag[u][k], par)
+            nc = c + sc
+            if nc > A:
+                continue
+            ns = (v.to << 7) | ((k + 1 if rules.jumper else 0) << 3) | (npar << 2) | v.ends
+            if rules.press:
+                self._relax(st, ns, nc, _Link(st, (), gr.diag[u][k]), self._dev[st] + rules.deviation(v.to))
+            elif nc < self._cost.get(ns, A + 1) and not (npar and nc >= self._cost.get(ns ^ 4, A + 1)):
+                # A square reached with the next diagonal costing 2 is no better than the same square
+                # as cheaply with it costing 1 (M11): that state is not searched.
+                self._cost[ns], self._dev[ns], self._parent[ns] = nc, 0.0, _Link(st, (), gr.diag[u][k])
+                self._buckets[nc].append(ns)
+
+    def _jumps(self, st: int, c: int) -> None:
+        rules, gr, A = self._rules, self.gr, self._A
+        u, lastk, par = st >> 7, ((st >> 3) & 15) - 1, (st >> 2) & 1
+        for k in range(gr.slots):
+            if gr.nbr[u][k] < 0:
+                continue
+            for jump in rules.jumps(u, k, lastk):
+                if jump.refusal is not None:
+                    self._rlog.append((jump.land, PRIO_RULE, jump.refusal))
+                    continue
+                nc, npar = c, par
+                for _ in range(len(jump.crossed) + 1):  # the squares crossed count toward the allowance (M5)
+                    sc, npar = rules.cost(gr.diag[u][k], npar)
+                    nc += sc
+                if nc <= A:
+                    ns = (jump.land << 7) | ((k + 1) << 3) | (npar << 2) | rules.jump_ends(jump, k)
+                    self._relax(st, ns, nc, _Link(st, jump.crossed, gr.diag[u][k]), 0.0)
+
+    def _relax(self, st: int, ns: int, nc: int, link: _Link, d: float) -> None:
+        old = self._cost.get(ns, self._A + 1)
+        if nc < old:
+            self._cost[ns], self._dev[ns], self._parent[ns] = nc, d, link
+            self._buckets[nc].append(ns)
+        elif nc == old and d < self._dev[ns]:  # as cheap and straighter (M7)
+            self._dev[ns], self._parent[ns] = d, link
+
+    def devs(self) -> list[float]:
+        return [d for _, d, _ in self._ended]
+
+    def route(self, i: int) -> tuple[Step, ...]:
+        st = self._ended[i][2]
+        out: list[Step] = []
+        sq, parent = self.gr.sq, self._parent
+        while st in parent:
+            link = parent[st]
+            out.append(Step(sq(st >> 7), self._cost[st], tuple(sq(x) for x in link.over), link.diagonal))
+            st = link.prev
+        return tuple(reversed(out))
+
+    def log(self) -> tuple[RefusalLog, EndedLog]:
+        return self._rlog, self._elog
+
+
+class Compiled(Found):
+    """The same search run by the compiled kernel; only the squares found are read out at once:
+    routes and refusals stay in the kernel's answer until someone asks for them."""
+
+    __slots__ = ("nodes", "costs", "_answer", "_zones")
+
+    def __init__(self, answer: Any, zones: tuple[StickyFoe, ...]) -> None:
+        self._answer, self._zones = answer, zones  # a kernel.Answer
+        self.nodes, self.costs = answer.squares()
+
+    def devs(self) -> list[float]:
+        return self._answer.devs()  # type: ignore[no-any-return]
+
+    def route(self, i: int) -> tuple[Step, ...]:
+        return tuple([Step(to, cost, (), diagonal) for to, cost, diagonal in self._answer.route(i)])
+
+    def log(self) -> tuple[RefusalLog, EndedLog]:
+        why = [LEVEL, LEVEL_CLIMB] + [sticky_refusal(foe) for foe in self._zones]  # the kernel's refusal codes
+        return [(j, PRIO_RULE, why[code]) for j, code in self._answer.refusals()], self._answer.ended()
+
+
+def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tuple[StickyFoe, ...]) -> Found:
+    """Search with the compiled kernel when it covers the move, else in Python (jumps, Provoke, or
+    without numba). `occupants` stand around the mover, `sticky` are the sticky foes among them."""
+    how = kind(rules, mover)
+    zones = () if how.unstuck else sticky  # M6
+    if not how.jumper and not how.provoke:
+        from battlemat.core.movement import kernel  # (imports numba: only once a search is needed)
+
+        if kernel.covers(gr, mover, zones):
+            return Compiled(kernel.search(kernel.Query(gr, mover, occupants, zones, how.press, how.climb)), zones)
+    return Reference(StepRules(gr, rules, mover, Context(dict(occupants), sticky)), mover.allowance)
