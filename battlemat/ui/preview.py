@@ -2,12 +2,13 @@
 
 Imported lazily so the window still opens (without reach shading) if the movement module is
 missing or broken; `movement_available()` tells the panels to say so. Never imports pygame.
+Which skills are sticky (M6) and how far a character moves (M1-M3) are the rules data's and the
+movement module's answers; nothing here restates a rule.
 """
 
 from __future__ import annotations
 
 import importlib
-import math
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
@@ -15,8 +16,6 @@ from typing import Any
 from battlemat.core.encounter import Encounter
 from battlemat.core.intents import Intent
 from battlemat.types import XY, CharId
-
-STICKY_USES = ("Melee", "Wrestle")  # M6
 
 
 def _movement() -> ModuleType | None:
@@ -31,27 +30,30 @@ def movement_available() -> bool:
     return mod is not None and hasattr(mod, "reach") and hasattr(mod, "mover_for")
 
 
+def sticky_uses(enc: Encounter, declared: Mapping[CharId, Intent]) -> dict[CharId, str]:
+    """M6: who among `declared` makes its neighbours stick (the rules data's `sticky` halves)."""
+    halves = enc.rules.halves
+    return {c: it.use for c, it in declared.items() if (h := halves.get(it.use)) is not None and h.sticky}
+
+
 def reach_for(
     enc: Encounter,
     board: Any,
     chars: Mapping[CharId, Any],
-    who: CharId,
-    use: str,
-    target: CharId | None = None,
-    item: str = "simple",
+    draft: Intent,
     declared: Mapping[CharId, Intent] | None = None,
 ) -> Any | None:
-    """The Reach of `who` using `use` this turn, or None when movement is unavailable.
+    """The Reach of `draft.who` using `draft.use` (on `draft.target`, with `draft.item`) this turn,
+    or None when movement is unavailable.
 
-    Sticky enemies (M6) are those whose declared intent is Melee or Wrestle; positions are the
-    ones at the start of the turn, which is what the declaring player knows."""
+    Sticky enemies (M6) are those whose declared intent is a sticky half; positions are the ones at
+    the start of the turn, which is what the declaring player knows."""
     mod = _movement()
-    if mod is None or board is None or chars[who].at is None:
+    if mod is None or board is None or chars[draft.who].at is None:
         return None
     try:
-        mover = mod.mover_for(enc, chars, who, use, target, item)
-        sticky = {c: it.use for c, it in (declared or {}).items() if it.use in STICKY_USES}
-        ctx = mod.context_for(enc, chars, who, sticky)
+        mover = mod.mover_for(enc, chars, draft.who, draft.use, draft.target, draft.item)
+        ctx = mod.context_for(enc, chars, draft.who, sticky_uses(enc, declared or {}))
         return mod.reach(board, enc.rules, mover, ctx)
     except Exception:  # noqa: BLE001 - preview only: the resolver stays the judge
         return None
@@ -62,32 +64,19 @@ def refusal_text(refusal: Any) -> tuple[str, str]:
     return str(getattr(refusal, "rule", "")), str(getattr(refusal, "why", refusal))
 
 
-def range_bands(enc: Encounter, who: CharId, use: str) -> list[tuple[str, int, str]]:
-    """Unpenalized range bands of Shoot/Throw in squares: (label, radius, rule). R1: Shoot 5 squares
-    per rating, Throw 2; R3: talent point blank, 3 squares per talent point."""
-    if use not in ("Shoot", "Throw"):
-        return []
-    c = enc.by_id[who]
-    rating = c.base("Shoot/Throw") + c.equipment_bonus("Shoot/Throw")[0]
-    per = 5 if use == "Shoot" else 2
-    bands = [(f"{use} unpenalized ({per} x {rating})", per * rating, "R1")]
-    talent = c.talent("Shoot/Throw")
-    if talent:
-        bands.insert(0, (f"point blank (3 x talent {talent})", 3 * talent, "R3"))
-    return bands
-
-
-def allowance_of(enc: Encounter, who: CharId, use: str, major: int = 0, item: str = "simple") -> int:
-    """M1 with M2 and M3, from the movement module when present (one source of truth)."""
+def allowance_of(
+    enc: Encounter, who: CharId, use: str, major: int = 0, item: str = "simple", moving_shot: bool = False
+) -> int | None:
+    """M1 with M2 and M3 as `battlemat.core.movement.allowance` counts them (the one source of
+    truth), or None when the movement module is unavailable: the window then says so instead of
+    guessing."""
     mod = _movement()
-    c = enc.by_id[who]
-    if mod is not None and hasattr(mod, "allowance"):
-        try:
-            return int(mod.allowance(enc.rules, c, use, major, item))
-        except Exception:  # noqa: BLE001
-            pass
-    base = enc.rules.allowance(use, item)
-    return base + math.ceil(c.talent("Acrobatics/Climb") / 2) if base > 0 else base
+    if mod is None or not hasattr(mod, "allowance"):
+        return None
+    try:
+        return int(mod.allowance(enc.rules, enc.by_id[who], use, major, item, moving_shot))
+    except Exception:  # noqa: BLE001 - a label must not take the window down
+        return None
 
 
 def route_squares(rc: Any, sq: XY) -> tuple[tuple[XY, ...], Any | None]:
