@@ -19,7 +19,7 @@ import networkx as nx
 from timing import once  # bench/timing.py
 
 from battlemat.io.encounter import load_encounter
-from battlemat.sim.pool import run_batch
+from battlemat.sim.pool import Batch, run_batch
 
 ROOT = Path(__file__).resolve().parent.parent
 GALLERY = str(ROOT / "maps" / "art_gallery.toml")
@@ -62,10 +62,11 @@ def main() -> None:
         for _ in range(m):
             crude_combat(g, rng)
 
+    batch = Batch(GALLERY, n, seed=1, dice="d6", max_turns=30)
     one, two, crude, by_workers, by_crude = [], [], [], [], []
     for _ in range(args.repeats):  # each round runs all three, so a slow spell of the machine hits them alike
-        t1 = once(lambda: run_batch(GALLERY, n, seed=1, dice="d6", max_turns=30, workers=1))
-        t2 = once(lambda: run_batch(GALLERY, n, seed=1, dice="d6", max_turns=30, workers=2))
+        t1 = once(lambda: run_batch(batch, workers=1))
+        t2 = once(lambda: run_batch(batch, workers=2))
         one.append(t1)
         two.append(t2)
         by_workers.append(t1 / t2)

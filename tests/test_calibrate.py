@@ -60,7 +60,7 @@ def test_D3_calibrate_same_seed_same_numbers_other_seed_other_numbers() -> None:
 
 def test_D3_calibrate_d2_sampler_matches_its_known_odds() -> None:
     # d6 at 1 vs 1: excess // 4 -> P(attacker wins) = 15/36, losses 1 when the gap is 4 or 5.
-    result = cal.calibrate("d6", 100_000, ratings=(1,), diffs=(0,), modifiers=False)
+    result = cal.calibrate("d6", 100_000, cells=cal.Grid(ratings=(1,), diffs=(0,)), modifiers=False)
     cell = result.grid[0]
     assert cell.p_win == pytest.approx(15 / 36, abs=0.006)
     assert cell.p_tie == pytest.approx(6 / 36, abs=0.006)

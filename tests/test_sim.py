@@ -9,7 +9,7 @@ from conftest import EXAMPLES, ROOT
 
 from battlemat.cli import main
 from battlemat.io.encounter import load_encounter
-from battlemat.sim.pool import run_batch
+from battlemat.sim.pool import Batch, run_batch
 from battlemat.sim.runner import run_seed
 from battlemat.sim.stats import summarise, wilson
 
@@ -34,16 +34,16 @@ def fingerprint(results):
 
 
 def test_same_seed_same_results_with_one_or_two_workers():
-    one = run_batch(GALLERY, 24, seed=9, dice="d6", max_turns=20, workers=1)
-    two = run_batch(GALLERY, 24, seed=9, dice="d6", max_turns=20, workers=2)
+    one = run_batch(Batch(GALLERY, 24, seed=9, dice="d6", max_turns=20), workers=1)
+    two = run_batch(Batch(GALLERY, 24, seed=9, dice="d6", max_turns=20), workers=2)
     assert fingerprint(one) == fingerprint(two)
-    other = run_batch(GALLERY, 24, seed=10, dice="d6", max_turns=20, workers=1)
+    other = run_batch(Batch(GALLERY, 24, seed=10, dice="d6", max_turns=20), workers=1)
     assert fingerprint(one) != fingerprint(other)
 
 
 def test_summary_numbers_add_up():
     enc = load_encounter(GALLERY)
-    results = run_batch(GALLERY, 30, seed=1, dice=None, max_turns=20)
+    results = run_batch(Batch(GALLERY, 30, seed=1, dice=None, max_turns=20))
     s = summarise(enc, results, 1, "none", 20)
     assert sum(side.wins for side in s.sides) + s.undecided == 30
     assert s.turns_q1 <= s.turns_median <= s.turns_q3
@@ -72,8 +72,9 @@ def test_simulate_bad_input_exits_2(capsys):
 def test_dask_local_cluster_gives_identical_results():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        on_dask = run_batch(GALLERY, 16, seed=4, dice="d6", max_turns=20, dask_scheduler=cluster.scheduler_address)
-    local = run_batch(GALLERY, 16, seed=4, dice="d6", max_turns=20, workers=1)
+        on_dask = run_batch(Batch(GALLERY, 16, seed=4, dice="d6", max_turns=20),
+                            dask_scheduler=cluster.scheduler_address)
+    local = run_batch(Batch(GALLERY, 16, seed=4, dice="d6", max_turns=20), workers=1)
     assert fingerprint(on_dask) == fingerprint(local)
 
 

@@ -401,27 +401,6 @@ def pygame_gui_event(name: str) -> int:
     return int(getattr(pygame_gui, name))
 
 
-def test_window_works_without_the_movement_module(tmp_path: Path, monkeypatch) -> None:
-    from battlemat.ui import preview
-
-    monkeypatch.setattr(preview, "_movement", lambda: None)
-    app = make_app(tmp_path)
-    try:
-        app.play.select("garran")
-        key(app, skill_key(app, "Dodge"))
-        assert app.play.current_reach() is None
-        assert "Movement preview unavailable" in app.play.side.log_plain
-        here = app.play.session.position("garran")
-        board = app.play.session.board
-        taken = {app.play.session.position(c) for c in app.play.session.active()}
-        step = next((here[0] + dx, here[1] + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                    if board.enterable((here[0] + dx, here[1] + dy)) and (here[0] + dx, here[1] + dy) not in taken)
-        click(app, square_pos(app, step))  # a destination is still accepted; the resolver judges it
-        assert app.play.session.declared["garran"].to == step
-    finally:
-        app.close()
-
-
 @pytest.mark.parametrize(("axis", "index"), [("x", "odd"), ("x", "even"), ("y", "odd"), ("y", "even")])
 def test_hex_layout_picks_the_hex_under_its_centre_and_corners(axis: str, index: str) -> None:
     from battlemat.core.board import Board
@@ -574,3 +553,60 @@ def test_animated_tiles_play_their_frames_and_redraw_only_their_cells(tmp_path: 
     assert art.advance(100) is True and colours() == [red, green, red] and flipped_edge()  # 310 ms: round again
     still = MapArt(lay, [op for op in ops if not op.frames])
     assert still.advance(1000) is False  # nothing animated: nothing to redraw
+
+
+# -- the window reads the rules data (issue: no skill names in battlemat/ui logic) ----------------
+def test_contests_animate_as_arrows_for_ranged_halves_and_clashes_for_the_rest() -> None:
+    """The arrow or clash of a contest follows the attacking half's `ranged` flag in the rules data."""
+    from conftest import play_file
+
+    from battlemat.ui.animation import Player
+
+    match, events = play_file(ROOT / "maps" / "art_gallery.toml")
+    enc = match.encounter
+    positions = {c.id: (float(i), 0.0) for i, c in enumerate(enc.characters)}
+    rules = enc.rules
+    player = Player(tuple(events), positions, dict(enc.initial_state().chars), lambda sq: (float(sq[0]), float(sq[1])),
+                    rules)
+    drawn: list[tuple[str, str]] = []
+    while not player.done:  # a contest lasts 0.8 s: at most one starts per 0.05 s frame
+        before = {id(e) for e in player.effects}
+        started = player.update(0.05)
+        kinds = {e.kind for e in player.effects if id(e) not in before and e.kind in ("arrow", "clash")}
+        drawn += [(ev.data["attack"]["skill"], kind) for ev in started if ev.type == "contest" for kind in kinds]
+    assert len(drawn) == sum(e.type == "contest" for e in events)
+    assert {rules.halves[skill].ranged for skill, _ in drawn} == {True, False}  # both kinds were played
+    for skill, kind in drawn:
+        assert kind == ("arrow" if rules.halves[skill].ranged else "clash"), skill
+
+
+def test_skill_buttons_show_the_core_allowance_and_the_rules_item_moves() -> None:
+    """M1-M3 from battlemat.core.movement.allowance; Shoot's moving allowance, the item kinds' moves
+    and the item's defense from the rules data."""
+    from conftest import play_text
+
+    from battlemat.ui.play import skill_words
+
+    match, _ = play_text("""
+[encounter]
+title = "buttons"
+[[character]]
+id = "a"
+side = "x"
+skills = { "Shoot/Throw" = 3, "Acrobatics/Climb" = 2 }
+talents = { "Acrobatics/Climb" = 2 }
+at = [1, 1]
+[[character]]
+id = "b"
+side = "y"
+skills = { "Shoot/Throw" = 2 }
+at = [5, 1]
+""")
+    enc = match.encounter
+    assert skill_words(enc, "b", "Shoot", 0)[0] == "Shoot \u00b7 0/1 sq \u00b7 P3 \u00b7 r2"
+    # M2: ceil(talent 2 / 2) = +1 on any allowance above 0, the moving shot's too (as the reach counts it)
+    assert skill_words(enc, "a", "Shoot", 0)[0] == "Shoot \u00b7 0/2 sq \u00b7 P3 \u00b7 r3"
+    assert skill_words(enc, "a", "Throw", 0)[0] == "Throw \u00b7 3 sq \u00b7 P3 \u00b7 r3"
+    label, tip = skill_words(enc, "b", "item", 0)
+    assert label == "item \u00b7 2 sq \u00b7 P4 \u00b7 r0"
+    assert tip == "Use an item: move 2 (1 if it needs dexterity, 0 if concentration); undefended (C5)"

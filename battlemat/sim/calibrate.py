@@ -198,21 +198,31 @@ def measure(name: str, sample: Sampler, case: Case, samples: int, seed: int) -> 
     )
 
 
+@dataclass(frozen=True)
+class Grid:
+    """Which cells a calibration measures: the lower ratings r and the differences d (see above)."""
+
+    ratings: Sequence[int] = RATINGS
+    diffs: Sequence[int] = DIFFS
+
+
+FULL_GRID = Grid()
+
+
 def calibrate(
     name: str,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     *,
     dice: DiceEngine | None = None,
-    ratings: Sequence[int] = RATINGS,
-    diffs: Sequence[int] = DIFFS,
+    cells: Grid = FULL_GRID,
     modifiers: bool = True,
 ) -> Calibration:
     """Measure one engine (by registered name, or a given instance, e.g. with trial constants)."""
     started = time.perf_counter()
     dice = dice if dice is not None else engine(name)
     sample = sampler_for(dice)
-    grid = tuple(measure(name, sample, c, samples, seed) for c in grid_cases(ratings, diffs))
+    grid = tuple(measure(name, sample, c, samples, seed) for c in grid_cases(cells.ratings, cells.diffs))
     mods = tuple(measure(name, sample, c, samples, seed) for c in modifier_cases()) if modifiers else ()
     return Calibration(name, grid, mods, time.perf_counter() - started)
 

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from battlemat.io.encounter import load_encounter
-    from battlemat.sim.pool import run_batch
+    from battlemat.sim.pool import Batch, run_batch
     from battlemat.sim.stats import summarise
 
     if args.runs < 1:
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         console=console, disable=not show,
     ) as bar:
         task = bar.add_task("runs", total=args.runs)
-        results = run_batch(path, args.runs, seed, dice, args.max_turns, workers=workers,
+        results = run_batch(Batch(path, args.runs, seed, dice, args.max_turns), workers=workers,
                             dask_scheduler=args.dask_scheduler, progress=lambda n: bar.advance(task, n))
     summary = summarise(enc, results, seed, dice, args.max_turns)
     print_summary(summary)

@@ -13,6 +13,7 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from battlemat.core.encounter import Encounter
 from battlemat.sim.runner import RunResult, play_one
@@ -57,36 +58,48 @@ def chunks(runs: int, workers: int) -> list[list[int]]:
     return [list(range(i, min(runs, i + size))) for i in range(0, runs, size)]
 
 
+@dataclass(frozen=True)
+class Batch:
+    """What a batch plays: the encounter file, how many combats, the batch seed, the dice engine
+    (None: the encounter's) and the turn cap. The results depend on these alone, never on how the
+    batch is run (run_batch's workers or Dask cluster)."""
+
+    path: str
+    runs: int
+    seed: int
+    dice: str | None
+    max_turns: int
+
+    def chunk(self, indices: Sequence[int]) -> list[RunResult]:
+        return run_chunk(self.path, indices, self.seed, self.dice, self.max_turns)
+
+
 def run_batch(
-    path: str,
-    runs: int,
-    seed: int,
-    dice: str | None,
-    max_turns: int,
+    batch: Batch,
     workers: int = 1,
     dask_scheduler: str | None = None,
     progress: Progress | None = None,
 ) -> list[RunResult]:
+    """Play `batch` in this process (workers=1), on a process pool, or on a Dask cluster; results in
+    run order. `progress` is told how many runs each finished chunk held."""
     tick = progress or (lambda n: None)
-    parts = chunks(runs, workers)
+    parts = chunks(batch.runs, workers)
     if dask_scheduler:
-        done = _dask(path, parts, seed, dice, max_turns, dask_scheduler)
+        done = _dask(batch, parts, dask_scheduler)
     elif workers <= 1:
-        done = (run_chunk(path, part, seed, dice, max_turns) for part in parts)
+        done = (batch.chunk(part) for part in parts)
     else:
-        done = _processes(path, parts, seed, dice, max_turns, workers)
-    results: list[RunResult | None] = [None] * runs
-    for batch in done:
-        for r in batch:
+        done = _processes(batch, parts, workers)
+    results: list[RunResult | None] = [None] * batch.runs
+    for finished in done:
+        for r in finished:
             results[r.index] = r
-        tick(len(batch))
+        tick(len(finished))
     assert all(r is not None for r in results)
     return results  # type: ignore[return-value]
 
 
-def _processes(
-    path: str, parts: list[list[int]], seed: int, dice: str | None, max_turns: int, workers: int
-) -> Iterator[list[RunResult]]:
+def _processes(batch: Batch, parts: list[list[int]], workers: int) -> Iterator[list[RunResult]]:
     # Where workers are forked, what the parent holds (the encounter, its movement graph) is shared
     # with them page by page until written to; a garbage collection in a worker would write to every
     # one of those objects, so they are frozen out of the collector's sight first (the gc module's
@@ -94,16 +107,15 @@ def _processes(
     gc.freeze()
     try:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_chunk, path, part, seed, dice, max_turns) for part in parts]
+            futures = [pool.submit(run_chunk, batch.path, part, batch.seed, batch.dice, batch.max_turns)
+                       for part in parts]
             for fut in as_completed(futures):
                 yield fut.result()
     finally:
         gc.unfreeze()
 
 
-def _dask(
-    path: str, parts: list[list[int]], seed: int, dice: str | None, max_turns: int, address: str
-) -> Iterator[list[RunResult]]:
+def _dask(batch: Batch, parts: list[list[int]], address: str) -> Iterator[list[RunResult]]:
     try:
         from distributed import Client
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
@@ -113,7 +125,7 @@ def _dask(
             "--dask-scheduler needs Dask: pip install 'battlemat[dask]' (dask[distributed])"
         ) from exc
     with Client(address, set_as_default=False) as client:
-        futures = client.map(run_chunk, [path] * len(parts), parts, seed=seed, dice=dice, max_turns=max_turns,
-                             pure=False)
+        futures = client.map(run_chunk, [batch.path] * len(parts), parts, seed=batch.seed, dice=batch.dice,
+                             max_turns=batch.max_turns, pure=False)
         for fut in futures:  # in submission order; results land by index anyway
             yield fut.result()

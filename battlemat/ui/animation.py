@@ -2,7 +2,7 @@
 
 The turn is already decided when playback starts (Match.play returned its events); animation only
 shows them: a phase banner per phase, moves gliding along their routes, stops flashing their
-reason, arrows for ranged effects (P3), clashes for reach (P4), floating numbers for losses.
+reason, arrows for ranged attacks, clashes for reach attacks, floating numbers for losses.
 Token positions and loss pips during playback come from the events themselves, so what moves on
 screen is exactly what the log says. Step mode waits for a key after every event (for teaching).
 """
@@ -17,11 +17,12 @@ from typing import Any
 import pygame
 
 from battlemat.core.events import Event
+from battlemat.core.rules import Rules
 from battlemat.core.state import CharacterState
 from battlemat.types import XY, CharId
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
-from battlemat.ui.overlays import arrow
+from battlemat.ui.overlays import Pen, arrow
 
 DURATIONS = {
     "turn_start": 0.35, "phase": 0.9, "intent": 0.0, "turn_end": 0.0, "contest": 0.8, "check": 0.5,
@@ -58,6 +59,7 @@ class Player:
     positions: dict[CharId, tuple[float, float]]  # map pixels, updated as moves play
     states: dict[CharId, CharacterState]  # display states, updated as losses land
     center: Callable[[XY], tuple[float, float]]
+    rules: Rules  # which attacks are ranged (an arrow) and which reach (a clash)
     step_mode: bool = False
     speed: float = 1.0
     index: int = 0
@@ -127,64 +129,94 @@ class Player:
 
     # -- one event ---------------------------------------------------------------------------------
     def _start(self, ev: Event) -> float:
-        d: Mapping[str, Any] = ev.data
-        base = DURATIONS.get(ev.type, 0.4)
-        if ev.type == "phase":
-            self.banner, self.banner_t = ev.text, 1.1
-        elif ev.type == "turn_start":
-            self.banner, self.banner_t = f"Turn {ev.turn}", 0.8
-        elif ev.type == "moved" and d.get("who") in self.positions:
-            who = d["who"]
-            squares = [tuple(p) for p in (d.get("path") or d.get("route") or ())]
-            if d.get("to") is not None and (not squares or squares[-1] != tuple(d["to"])):
-                squares.append(tuple(d["to"]))
-            pts = [self.positions[who]] + [self.center(sq) for sq in squares]  # type: ignore[arg-type]
-            dur = max(0.3, STEP_SECONDS * (len(pts) - 1))
-            self.glides.append(Glide(who, pts, dur))
-            st = self.states.get(who)
-            if st is not None and squares:
-                self.states[who] = st.with_(at=squares[-1])
-            if d.get("stopped") or d.get("why"):
-                self.effects.append(Effect("flash", self.center(squares[-1]) if squares else pts[0],
-                                           text=str(d.get("why") or d.get("stopped")), color=theme.ACCENT,
-                                           t=-dur, duration=dur + 1.4))
-            base = dur
-        elif ev.type in ("stopped", "collided", "jumped") and d.get("who") in self.positions:
-            where = d.get("at") or d.get("to")
-            spot = self.center(tuple(where)) if where is not None else self.positions[d["who"]]  # type: ignore[arg-type]
-            words = {"stopped": f"stops: {d.get('reason', ev.text)} ({d.get('rule', '')})",
-                     "collided": ev.text, "jumped": "jump! (M5)"}[ev.type]
-            self.effects.append(Effect("flash", spot, text=words, color=theme.ACCENT, duration=1.8))
-            base = 1.0 if ev.type != "jumped" else 0.3
-        elif ev.type == "contest":
-            att = [a for a in d.get("attackers", ()) if a in self.positions]
-            dfn = [x for x in d.get("defenders", ()) if x in self.positions]
-            ranged = ev.phase == "P3"
-            for a in att:
-                for x in dfn:
-                    kind = "arrow" if ranged else "clash"
-                    color = theme.ACCENT if ranged else theme.BAD
-                    self.effects.append(Effect(kind, self.positions[a], self.positions[x], color=color, duration=0.8))
-        elif ev.type == "losses" and d.get("who") in self.states:
-            who = d["who"]
+        """Start one event's beat; return how long it lasts."""
+        handler = _HANDLERS.get(ev.type)
+        took = handler(self, ev, ev.data) if handler is not None else None
+        return took if took is not None else DURATIONS.get(ev.type, 0.4)
+
+    def _on_phase(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        self.banner, self.banner_t = ev.text, 1.1
+        return None
+
+    def _on_turn_start(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        self.banner, self.banner_t = f"Turn {ev.turn}", 0.8
+        return None
+
+    def _on_moved(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        who = d.get("who")
+        if who not in self.positions:
+            return None
+        squares = [tuple(p) for p in (d.get("path") or d.get("route") or ())]
+        if d.get("to") is not None and (not squares or squares[-1] != tuple(d["to"])):
+            squares.append(tuple(d["to"]))
+        pts = [self.positions[who]] + [self.center(sq) for sq in squares]  # type: ignore[arg-type]
+        dur = max(0.3, STEP_SECONDS * (len(pts) - 1))
+        self.glides.append(Glide(who, pts, dur))
+        st = self.states.get(who)
+        if st is not None and squares:
+            self.states[who] = st.with_(at=squares[-1])
+        if d.get("stopped") or d.get("why"):
+            self.effects.append(Effect("flash", self.center(squares[-1]) if squares else pts[0],
+                                       text=str(d.get("why") or d.get("stopped")), color=theme.ACCENT,
+                                       t=-dur, duration=dur + 1.4))
+        return dur
+
+    def _on_stop(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        """stopped, collided, jumped: a flash where it happened, with the reason."""
+        if d.get("who") not in self.positions:
+            return None
+        where = d.get("at") or d.get("to")
+        spot = self.center(tuple(where)) if where is not None else self.positions[d["who"]]  # type: ignore[arg-type]
+        words = {"stopped": f"stops: {d.get('reason', ev.text)} ({d.get('rule', '')})",
+                 "collided": ev.text, "jumped": "jump! (M5)"}[ev.type]
+        self.effects.append(Effect("flash", spot, text=words, color=theme.ACCENT, duration=1.8))
+        return 1.0 if ev.type != "jumped" else 0.3
+
+    def _on_contest(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        """An arrow from a ranged attacker (the rules data's `ranged` halves), a clash for the rest."""
+        att = [a for a in d.get("attackers", ()) if a in self.positions]
+        dfn = [x for x in d.get("defenders", ()) if x in self.positions]
+        half = self.rules.halves.get(str((d.get("attack") or {}).get("skill", "")))
+        ranged = half is not None and half.ranged
+        kind, color = ("arrow", theme.ACCENT) if ranged else ("clash", theme.BAD)
+        for a in att:
+            for x in dfn:
+                self.effects.append(Effect(kind, self.positions[a], self.positions[x], color=color, duration=0.8))
+        return None
+
+    def _on_losses(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        who = d.get("who")
+        if who in self.states:
             self.states[who] = self.states[who].with_(minor=int(d.get("minor", 0)), major=int(d.get("major", 0)))
             self.effects.append(Effect("float", self.positions[who], text=f"-{d.get('n', '')}", color=theme.BAD,
                                        duration=1.0))
-        elif ev.type == "healed" and d.get("who") in self.states:
-            who = d["who"]
+        return None
+
+    def _on_healed(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        who = d.get("who")
+        if who in self.states:
             self.states[who] = self.states[who].with_(minor=int(d.get("minor", 0)))
             self.effects.append(Effect("float", self.positions[who], text="+1 healed", color=theme.GOOD, duration=1.0))
-        elif ev.type == "defeated" and d.get("who") in self.states:
-            who = d["who"]
+        return None
+
+    def _on_defeated(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        who = d.get("who")
+        if who in self.states:
             self.states[who] = self.states[who].with_(defeated=True)
             self.effects.append(Effect("flash", self.positions[who], text="defeated", color=theme.BAD, duration=1.2))
-        elif ev.type == "fled" and d.get("who") in self.states:
-            who = d["who"]
+        return None
+
+    def _on_fled(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        who = d.get("who")
+        if who in self.states:
             self.states[who] = self.states[who].with_(fled=True)
-        elif ev.type == "advantage" and d.get("who") in self.positions:
+        return None
+
+    def _on_advantage(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        if d.get("who") in self.positions:
             self.effects.append(Effect("float", self.positions[d["who"]], text=f"{int(d.get('value', 0)):+d} vs",
                                        color=theme.GOOD, duration=0.9))
-        return base
+        return None
 
     # -- drawing ---------------------------------------------------------------------------------------
     def draw(self, screen: pygame.Surface, cam: Camera) -> None:
@@ -197,7 +229,7 @@ class Player:
                 b = cam.to_screen(*e.b)
                 head = min(1.0, k * 1.6)
                 tip = (a[0] + (b[0] - a[0]) * head, a[1] + (b[1] - a[1]) * head)
-                arrow(screen, a, tip, e.color, 3, 12)
+                arrow(screen, a, tip, Pen(e.color, 3, 12))
             elif e.kind == "clash":
                 b = cam.to_screen(*e.b)
                 mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
@@ -220,6 +252,23 @@ class Player:
         if self.waiting:
             hint = theme.text("step mode: Space / Right for the next event, Esc to finish", 14, theme.ACCENT)
             screen.blit(hint, hint.get_rect(midbottom=(cam.view_x + cam.view_w // 2, cam.view_y + cam.view_h - 10)))
+
+
+# event type -> the beat that starts it (None from a handler: the type's usual duration)
+_HANDLERS: dict[str, Callable[[Player, Event, Mapping[str, Any]], float | None]] = {
+    "phase": Player._on_phase,
+    "turn_start": Player._on_turn_start,
+    "moved": Player._on_moved,
+    "stopped": Player._on_stop,
+    "collided": Player._on_stop,
+    "jumped": Player._on_stop,
+    "contest": Player._on_contest,
+    "losses": Player._on_losses,
+    "healed": Player._on_healed,
+    "defeated": Player._on_defeated,
+    "fled": Player._on_fled,
+    "advantage": Player._on_advantage,
+}
 
 
 def draw_banner(screen: pygame.Surface, cam: Camera, words: str, alpha: float) -> None:

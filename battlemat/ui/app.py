@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
             app.play.select(select)
             if use:
                 try:
-                    half = app.play.enc.rules.half(use).name if use.lower() != "item" else "item"
+                    half = app.play.enc.rules.half(use).name  # "item" is a half of the rules data too
                 except Exception as exc:  # noqa: BLE001 - report the rules' own words
                     print(f"battlemat: --use {use!r}: {exc}", file=sys.stderr)
                     return 2

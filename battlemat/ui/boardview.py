@@ -90,22 +90,26 @@ class BoardView(ScreenState):
             end = it.to if it.to is not None else start
             if cid != self.sel.who and it.to is not None:
                 squares = tuple(it.path) if it.path else (it.to,)
-                overlays.draw_route(surface, self.cam, lay, start, squares, color)
+                overlays.draw_route(surface, self.cam, lay, overlays.RouteShape(start, squares), color)
             if it.target and positions.get(it.target) is not None:
                 a = self.cam.to_screen(*lay.center(end))
                 b = self.cam.to_screen(*lay.center(positions[it.target]))  # type: ignore[arg-type]
-                overlays.arrow(surface, a, b, color, 2, 10, shorten=lay.cell * 0.4 * self.cam.zoom,
-                               dashed=not self.session.is_pc(cid))
+                overlays.arrow(surface, a, b, overlays.Pen(color, 2, 10, shorten=lay.cell * 0.4 * self.cam.zoom,
+                                                           dashed=not self.session.is_pc(cid)))
         d = self.sel.draft
         if d is not None and self.sel.who is not None:
             start = self.session.position(self.sel.who)
             hover = self.square_under(self.mouse)
-            if rc is not None and hover is not None and rc.can_end(hover) and not (d.use == "Press" and d.target):
+            charging = bool(d.target) and self.enc.rules.halves[d.use].charges  # M7: the charge picks its square
+            if rc is not None and hover is not None and rc.can_end(hover) and not charging:
                 route = rc.route_to(hover)
-                overlays.draw_route(surface, self.cam, lay, start, tuple(route.squares),  # type: ignore[arg-type]
-                                    theme.ROUTE, [o for s in route.jumps for o in s.over])
+                jumps = tuple(o for s in route.jumps for o in s.over)
+                overlays.draw_route(surface, self.cam, lay,
+                                    overlays.RouteShape(start, tuple(route.squares), jumps),  # type: ignore[arg-type]
+                                    theme.ROUTE)
             elif d.to is not None and start is not None:
-                overlays.draw_route(surface, self.cam, lay, start, tuple(d.path) if d.path else (d.to,), theme.ACCENT)
+                squares = tuple(d.path) if d.path else (d.to,)
+                overlays.draw_route(surface, self.cam, lay, overlays.RouteShape(start, squares), theme.ACCENT)
 
     def draw_hover(self, surface: pygame.Surface, hover_tok: CharId | None) -> None:
         board = self.frame.board

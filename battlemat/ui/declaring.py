@@ -12,14 +12,20 @@ from typing import Any
 
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.intents import Intent
+from battlemat.core.ranges import bands
 from battlemat.core.rating import Modifier
+from battlemat.core.rules import Half
 from battlemat.types import XY, CharId
 from battlemat.ui import overlays, theme
-from battlemat.ui.preview import range_bands, reach_for, refusal_text
+from battlemat.ui.preview import reach_for, refusal_text, sticky_uses
 from battlemat.ui.session import describe_intent
 from battlemat.ui.state import Preview, ScreenState, Selection
 
-TARGETED_ACTS = ("attack", "observe", "hide", "defend", "advance", "item", "flee")
+
+def takes_target(half: Half) -> bool:
+    """Whether clicking another side's token sets this half's target. Every act of the rules data
+    names someone (attack, defend, flee, observe, hide, item) but "none" (Acrobatics, Escape...)."""
+    return half.act != "none"
 
 
 class Declaring(ScreenState):
@@ -59,7 +65,8 @@ class Declaring(ScreenState):
         d = self.sel.draft
         if d is None:
             return
-        if d.use in ("Press", "Provoke"):  # their squares depend on the target (M7, M8)
+        half = self.enc.rules.halves[d.use]
+        if half.charges or half.holds_ground:  # their squares depend on the target (M7, M8)
             self.sel.draft = replace(d, target=cid, to=None, path=())
         else:
             self.sel.draft = replace(d, target=cid)
@@ -88,7 +95,7 @@ class Declaring(ScreenState):
         d = self.sel.draft
         if d is None:
             return
-        if d.use in ("Press",) and d.target is not None:  # M7: the charge picks its own square
+        if self.enc.rules.halves[d.use].charges and d.target is not None:  # M7: the charge picks its own square
             rc = self.current_reach()
             if rc is not None and rc.costs:
                 end = next(iter(rc.costs))
@@ -127,7 +134,7 @@ class Declaring(ScreenState):
         elif cmd == "shout":
             self.sel.draft = replace(d, share=not d.share)
         elif cmd == "item_kind":
-            if d.use != "item":
+            if self.enc.rules.halves[d.use].act != "item":
                 self.set_status("I cycles the kind of item: pick the item skill first.", theme.ACCENT)
                 return
             kinds = list(self.enc.rules.item_move)
@@ -137,7 +144,7 @@ class Declaring(ScreenState):
     def add_secondary(self, cid: CharId) -> None:
         """C7: Melee talent strikes extra adjacent foes; Shift+click adds (or removes) one."""
         d = self.sel.draft
-        if d is None or d.use != "Melee" or cid == d.target:
+        if d is None or not self.enc.rules.halves[d.use].sweeps or cid == d.target:
             self.set_status("Shift+click adds a secondary target to a Melee attack (C7).", theme.ACCENT)
             return
         also = tuple(a for a in d.also if a != cid) if cid in d.also else d.also + (cid,)
@@ -162,11 +169,10 @@ class Declaring(ScreenState):
         if d is None or who is None or self.player is not None:
             return None
         visible = {c: it for c, it in self.session.declared.items() if self.visible_intent(c) and c != who}
-        sticky_key = tuple(sorted((c, it.use) for c, it in visible.items() if it.use in ("Melee", "Wrestle")))
+        sticky_key = tuple(sorted(sticky_uses(self.enc, visible).items()))
         key = (who, d.use, d.target, d.item, self.session.turn, sticky_key, id(self.session))
         if key != self.preview.key:
-            rc = reach_for(self.enc, self.session.board, self.session.chars_view(), who, d.use, d.target, d.item,
-                           visible)
+            rc = reach_for(self.enc, self.session.board, self.session.chars_view(), d, visible)
             self.preview = Preview(key, rc)
             if rc is not None:
                 self.preview.fill, self.preview.refused = overlays.reach_regions(self.layout, rc)
@@ -174,14 +180,15 @@ class Declaring(ScreenState):
 
     def current_bands(self) -> overlays.RangeBands | None:
         d, who = self.sel.draft, self.sel.who
-        if d is None or who is None or d.use not in ("Shoot", "Throw"):
+        if d is None or who is None or not self.enc.rules.halves[d.use].range_per_rating:  # R1: no range band
             return None
         origin = d.to if d.to is not None else self.session.position(who)
         if origin is None:
             return None
         key = (who, d.use, origin, self.session.turn)
         if key != self.preview.bands_key:
-            self.preview.bands = overlays.RangeBands(self.layout, origin, range_bands(self.enc, who, d.use),
-                                                     str(self.enc.rules.switch("diagonals")))
+            rings = bands(self.enc.rules, self.enc.by_id[who], d.use)  # R1, R3: the resolver's own numbers
+            diagonals = str(self.enc.rules.switch("diagonals"))
+            self.preview.bands = overlays.RangeBands(self.layout, origin, rings, diagonals)
             self.preview.bands_key = key
         return self.preview.bands

@@ -9,7 +9,8 @@ fill is cached as one small surface per zoom step, so a selection costs a few bl
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -102,12 +103,33 @@ def draw_segments(screen: pygame.Surface, cam: Camera, segs: list[Segment], colo
         pygame.draw.line(screen, color, cam.to_screen(*a), cam.to_screen(*b), width)
 
 
-def draw_route(screen: pygame.Surface, cam: Camera, lay: Layout, start: XY, squares: tuple[XY, ...],
-               color: theme.Color = theme.ROUTE, jumps: Iterable[XY] = ()) -> None:
+@dataclass(frozen=True)
+class RouteShape:
+    """A route to draw: where it starts, the squares it steps through, the squares it jumps (M5)."""
+
+    start: XY
+    squares: tuple[XY, ...]
+    jumps: tuple[XY, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pen:
+    """How an arrow is drawn: its colour, line width, head size, how far it stops short of both
+    ends (to clear the tokens) and whether it is dashed (a guess rather than a declaration)."""
+
+    color: theme.Color
+    width: int = 3
+    head: float = 12.0
+    shorten: float = 0.0
+    dashed: bool = False
+
+
+def draw_route(screen: pygame.Surface, cam: Camera, lay: Layout, route: RouteShape,
+               color: theme.Color = theme.ROUTE) -> None:
     """The planned route: a line through square centres, a dot per step, a ring at the end."""
-    if not squares:
+    if not route.squares:
         return
-    pts = [cam.to_screen(*lay.center(s)) for s in (start, *squares)]
+    pts = [cam.to_screen(*lay.center(s)) for s in (route.start, *route.squares)]
     w = max(2, round(3 * cam.zoom))
     pygame.draw.lines(screen, (20, 20, 20), False, pts, w + 2)
     pygame.draw.lines(screen, color, False, pts, w)
@@ -115,13 +137,14 @@ def draw_route(screen: pygame.Surface, cam: Camera, lay: Layout, start: XY, squa
     for p in pts[1:-1]:
         pygame.draw.circle(screen, color, p, r)
     pygame.draw.circle(screen, color, pts[-1], max(6, round(lay.cell * 0.3 * cam.zoom)), w)
-    for sq in jumps:
+    for sq in route.jumps:
         c = cam.to_screen(*lay.center(sq))
         pygame.draw.circle(screen, (255, 150, 60), c, r + 2, 2)
 
 
-def arrow(screen: pygame.Surface, a: tuple[float, float], b: tuple[float, float], color: theme.Color,
-          width: int = 3, head: float = 12.0, shorten: float = 0.0, dashed: bool = False) -> None:
+def arrow(screen: pygame.Surface, a: tuple[float, float], b: tuple[float, float], pen: Pen) -> None:
+    """An arrow from a to b (screen pixels) drawn with `pen`."""
+    color, width, head, shorten = pen.color, pen.width, pen.head, pen.shorten
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy)
     if length < 1:
@@ -129,7 +152,7 @@ def arrow(screen: pygame.Surface, a: tuple[float, float], b: tuple[float, float]
     ux, uy = dx / length, dy / length
     a = (a[0] + ux * shorten, a[1] + uy * shorten)
     b = (b[0] - ux * shorten, b[1] - uy * shorten)
-    if dashed:
+    if pen.dashed:
         n = max(1, int((length - 2 * shorten) // 12))
         for i in range(0, n, 2):
             p = (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
@@ -148,7 +171,7 @@ class RangeBands:
     """R1/R3: the unpenalized range of Shoot/Throw drawn as outlines from where the shot is taken.
     The outlines are cached as one surface per zoom step, like the reach fill."""
 
-    def __init__(self, lay: Layout, origin: XY, bands: list[tuple[str, int, str]], diagonals: str) -> None:
+    def __init__(self, lay: Layout, origin: XY, bands: Sequence[tuple[str, int, str]], diagonals: str) -> None:
         self.origin = origin
         self.bands: list[tuple[str, list[Segment], theme.Color]] = []
         b = lay.board

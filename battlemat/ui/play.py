@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UITextEntryLine
 
+from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError, IllegalIntent
 from battlemat.core.intents import Intent
 from battlemat.types import CharId
@@ -26,14 +28,19 @@ from battlemat.ui import theme
 from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.camera import Camera
-from battlemat.ui.declaring import TARGETED_ACTS, Declaring
+from battlemat.ui.declaring import Declaring, takes_target
 from battlemat.ui.layout import Layout
 from battlemat.ui.panels import HOTKEYS, Frame, Sidebar, TopBar, frame_rects
-from battlemat.ui.preview import allowance_of, movement_available
+from battlemat.ui.preview import allowance_of
 from battlemat.ui.renderer import MapArt, build_art
-from battlemat.ui.screens import Action, FileScreen, Push, RulesScreen, VictoryScreen
+from battlemat.ui.screens import Action, AfterCombat, FileScreen, Push, RulesScreen, VictoryScreen
 from battlemat.ui.session import Session, describe_intent
 from battlemat.ui.state import Preview, Selection
+
+# While a turn plays back only these commands act; the rest wait for the turn to end.
+PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step"})
+ADJUST_COMMANDS = ("mod_minus", "mod_plus", "shout", "item_kind")  # GM touches on the draft (Declaring.adjust)
+STEP_KEYS = (pygame.K_SPACE, pygame.K_RIGHT, pygame.K_n)  # step mode: the next event
 
 
 @dataclass
@@ -118,8 +125,6 @@ class PlayScreen(Declaring, BoardView):
                            "the others declare in secret (M shows them).", theme.TEXT)
         if not self.session.has_map:
             self.side.log_text("No map: an open arena; positions are taken as declared.")
-        if not movement_available():
-            self.side.log_text("Movement preview unavailable (battlemat.core.movement missing).", theme.BAD)
 
     @property
     def ui_epoch(self) -> tuple[int, ...]:
@@ -153,15 +158,8 @@ class PlayScreen(Declaring, BoardView):
             chosen = self.sel.draft.use if self.sel.draft else None
             for i, half in enumerate(self.skills_of(who)):
                 hk = HOTKEYS[i] if i < len(HOTKEYS) else " "
-                h = s.enc.rules.halves[half]
-                mv = allowance_of(s.enc, who, half, st.major)
-                rating = 0 if half == "item" else c.base(h.pair) + c.equipment_bonus(h.pair)[0]
-                moves = f"{mv}/1" if half == "Shoot" and mv == 0 else str(mv)  # M1: 1 square at -1
-                label = f"{hk}  {half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r{rating}"
-                tip = (f"{half}: moves {mv} square(s) (M1), acts in {h.phase} (rule P), rating {rating} "
-                       f"(base {c.base(h.pair)} + equipment)" if half != "item" else
-                       "Use an item: move 2 (1 if it needs dexterity, 0 if concentration); undefended (C5)")
-                entries.append((half, label, tip, half == chosen))
+                words, tip = skill_words(s.enc, who, half, st.major)
+                entries.append((half, f"{hk}  {words}", tip, half == chosen))
             self.side.set_skills((who, s.turn, st.major), entries)
         rows = []
         for c in s.enc.characters:
@@ -202,7 +200,8 @@ class PlayScreen(Declaring, BoardView):
             events = s.last_events
         self.sel = Selection()
         self.preview = Preview()
-        self.player = Player(events, dict(positions), states, self.layout.center, step_mode=self.step_mode)
+        self.player = Player(events, dict(positions), states, self.layout.center, s.enc.rules,
+                             step_mode=self.step_mode)
         self.set_status("Resolving... Esc skips to the end" + (", Space steps" if self.step_mode else ""), theme.TEXT)
         self.refresh_panels()
 
@@ -219,7 +218,7 @@ class PlayScreen(Declaring, BoardView):
         if result.over and not self.victory_shown:
             self.victory_shown = True
             return Push(VictoryScreen(self.manager, self.enc, self.session.state, result, self.frame.board,
-                                      self.restart, self.save_game))
+                                      AfterCombat(self.restart, self.save_game)))
         if not self.pending:
             self.set_status(f"Turn {self.session.turn}: declare, then Enter.", theme.TEXT)
         return None
@@ -271,118 +270,154 @@ class PlayScreen(Declaring, BoardView):
 
     # -- events --------------------------------------------------------------------------------
     def command(self, cmd: str) -> Action | None:
+        """One command from a key, a button or the mouse (input.BINDINGS names them)."""
         if cmd.startswith("skill:"):
-            i = int(cmd.split(":")[1])
-            if self.sel.who is not None and self.player is None:
-                skills = self.skills_of(self.sel.who)
-                if i < len(skills):
-                    self.choose_skill(skills[i])
+            self._skill_by_index(int(cmd.split(":")[1]))
             return None
-        if self.player is not None and cmd not in ("cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in",
-                                                   "zoom_out", "step"):
+        if self.player is not None and cmd not in PLAYBACK_COMMANDS:
             return None
-        if cmd in ("mod_minus", "mod_plus", "shout", "item_kind"):
-            self.adjust(cmd)
-        elif cmd == "resolve":
-            self.resolve()
-        elif cmd == "undo":
-            self.undo()
-        elif cmd == "clear":
-            self.clear()
-        elif cmd == "next":
-            self.cycle(-1 if pygame.key.get_mods() & pygame.KMOD_SHIFT else 1)
-        elif cmd == "cancel":
-            if self.player is not None:
-                self.side.log_events(self.player.finish()) if self.side else None
-            elif self.sel.draft is not None and self.sel.who not in self.session.declared:
-                self.sel.draft = None
-            else:
-                self.sel = Selection()
-            self.refresh_panels()
-        elif cmd == "advance":
-            if self.player is not None:
-                self.player.advance()
-        elif cmd == "rules":
-            return Push(RulesScreen(self.manager, self.enc, self.frame.board))
-        elif cmd == "shot":
-            path = self.services.screenshot(None)
-            self.set_status(f"Screenshot saved: {path}", theme.GOOD)
-        elif cmd == "grid":
-            self.art.show_grid = not self.art.show_grid
-            self.art.invalidate()
-            self.refresh_panels()
-        elif cmd == "gm":
-            self.gm_mode = not self.gm_mode
-            if not self.gm_mode and self.sel.who and not self.session.is_pc(self.sel.who):
-                self.sel = Selection()
-            self.set_status("GM mode: NPC intents shown and editable." if self.gm_mode else "GM mode off.", theme.TEXT)
-            self.refresh_panels()
-        elif cmd == "step":
-            self.step_mode = not self.step_mode
-            if self.player is not None:
-                self.player.step_mode = self.step_mode
-                self.player.waiting = False
-            self.set_status("Step mode: one event per Space while resolving." if self.step_mode else "Step mode off.",
-                            theme.TEXT)
-            self.refresh_panels()
-        elif cmd == "fit":
-            self.cam.fit(self.art.width, self.art.height)
-        elif cmd == "zoom_in":
-            self.cam.zoom_at(1)
-        elif cmd == "zoom_out":
-            self.cam.zoom_at(-1)
-        elif cmd == "save":
-            self.save_game()
-        elif cmd == "open":
-            return self.file_dialog("Open an encounter (.toml) or a save (.json)", self.open_path)
-        elif cmd == "replay":
-            return self.file_dialog("Replay a save (.json)", lambda p: self.open_path(p, replay=True))
-        return None
+        handler = self._commands().get(cmd)
+        return handler() if handler is not None else None
+
+    def _commands(self) -> dict[str, Callable[[], Action | None]]:
+        """Command name -> what it does (a table rather than a chain of ifs)."""
+        return {
+            **{cmd: partial(self.adjust, cmd) for cmd in ADJUST_COMMANDS},
+            "resolve": self.resolve,
+            "undo": self.undo,
+            "clear": self.clear,
+            "next": lambda: self.cycle(-1 if pygame.key.get_mods() & pygame.KMOD_SHIFT else 1),
+            "cancel": self.cancel,
+            "advance": self.advance,
+            "rules": lambda: Push(RulesScreen(self.manager, self.enc, self.frame.board)),
+            "shot": self.shot,
+            "grid": self.toggle_grid,
+            "gm": self.toggle_gm,
+            "step": self.toggle_step,
+            "fit": lambda: self.cam.fit(self.art.width, self.art.height),
+            "zoom_in": partial(self.cam.zoom_at, 1),
+            "zoom_out": partial(self.cam.zoom_at, -1),
+            "save": self.save,
+            "open": lambda: self.file_dialog("Open an encounter (.toml) or a save (.json)", self.open_path),
+            "replay": lambda: self.file_dialog("Replay a save (.json)", lambda p: self.open_path(p, replay=True)),
+        }
+
+    def _skill_by_index(self, i: int) -> None:
+        """Hotkeys 1..0: the i-th skill of the selected character, while declaring."""
+        if self.sel.who is not None and self.player is None:
+            skills = self.skills_of(self.sel.who)
+            if i < len(skills):
+                self.choose_skill(skills[i])
+
+    def cancel(self) -> None:
+        """Esc / right click: finish the playback, drop an undeclared draft, or deselect."""
+        if self.player is not None:
+            if self.side is not None:
+                self.side.log_events(self.player.finish())
+        elif self.sel.draft is not None and self.sel.who not in self.session.declared:
+            self.sel.draft = None
+        else:
+            self.sel = Selection()
+        self.refresh_panels()
+
+    def advance(self) -> None:
+        if self.player is not None:
+            self.player.advance()
+
+    def shot(self) -> None:
+        path = self.services.screenshot(None)
+        self.set_status(f"Screenshot saved: {path}", theme.GOOD)
+
+    def save(self) -> None:
+        self.save_game()
+
+    def toggle_grid(self) -> None:
+        self.art.show_grid = not self.art.show_grid
+        self.art.invalidate()
+        self.refresh_panels()
+
+    def toggle_gm(self) -> None:
+        self.gm_mode = not self.gm_mode
+        if not self.gm_mode and self.sel.who and not self.session.is_pc(self.sel.who):
+            self.sel = Selection()
+        self.set_status("GM mode: NPC intents shown and editable." if self.gm_mode else "GM mode off.", theme.TEXT)
+        self.refresh_panels()
+
+    def toggle_step(self) -> None:
+        self.step_mode = not self.step_mode
+        if self.player is not None:
+            self.player.step_mode = self.step_mode
+            self.player.waiting = False
+        self.set_status("Step mode: one event per Space while resolving." if self.step_mode else "Step mode off.",
+                        theme.TEXT)
+        self.refresh_panels()
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             return self._button(event.ui_element)
-        if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and self.side is not None \
-                and event.ui_element is self.side.intents:
-            cid = getattr(event, "text", None)
-            cid = next((c for c, w in self._intent_rows() if w == cid), None)
-            if cid is not None and self.controllable(cid):
-                self.select(cid)
+        if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
+            self._intent_picked(event)
             return None
         if event.type == pygame.KEYDOWN:
-            if self.player is not None and self.player.waiting and event.key in (pygame.K_SPACE, pygame.K_RIGHT,
-                                                                                  pygame.K_n):
-                self.player.advance()
-                return None
-            cmd = keys.command_for(event)
-            return self.command(cmd) if cmd else None
+            return self._key(event)
         if event.type == pygame.MOUSEMOTION:
-            self.mouse = event.pos
-            if self.drag_from is not None and not consumed:
-                if self.dragging or abs(event.pos[0] - self.drag_from[0]) + abs(event.pos[1] - self.drag_from[1]) > 6:
-                    self.dragging = True
-                    self.cam.pan(*event.rel)
+            self._mouse_motion(event, consumed)
+        elif event.type in (pygame.MOUSEWHEEL, pygame.MOUSEBUTTONDOWN):
+            self._mouse_press(event, consumed)
+        elif event.type == pygame.MOUSEBUTTONUP:
+            self._mouse_release(event)
+        return None
+
+    def _intent_picked(self, event: pygame.event.Event) -> None:
+        """A row of the declared-intents list: select that character if this side controls it."""
+        if self.side is None or event.ui_element is not self.side.intents:
+            return
+        text = getattr(event, "text", None)
+        cid = next((c for c, w in self._intent_rows() if w == text), None)
+        if cid is not None and self.controllable(cid):
+            self.select(cid)
+
+    def _key(self, event: pygame.event.Event) -> Action | None:
+        if self.player is not None and self.player.waiting and event.key in STEP_KEYS:
+            self.player.advance()
             return None
+        cmd = keys.command_for(event)
+        return self.command(cmd) if cmd else None
+
+    def _mouse_motion(self, event: pygame.event.Event, consumed: bool) -> None:
+        """Hover, and panning by dragging the board (past a few pixels, so a click stays a click)."""
+        self.mouse = event.pos
+        if self.drag_from is None or consumed:
+            return
+        if self.dragging or abs(event.pos[0] - self.drag_from[0]) + abs(event.pos[1] - self.drag_from[1]) > 6:
+            self.dragging = True
+            self.cam.pan(*event.rel)
+
+    def _mouse_press(self, event: pygame.event.Event, consumed: bool) -> None:
+        """The wheel zooms at the pointer; a button press on the board may start a drag or a click."""
         board = self.frame.board
-        if event.type == pygame.MOUSEWHEEL and board.collidepoint(self.mouse) and not consumed:
-            self.cam.zoom_at(1 if event.y > 0 else -1, *self.mouse)
-            return None
-        if event.type == pygame.MOUSEBUTTONDOWN and board.collidepoint(event.pos) and not consumed:
+        if event.type == pygame.MOUSEWHEEL:
+            if board.collidepoint(self.mouse) and not consumed:
+                self.cam.zoom_at(1 if event.y > 0 else -1, *self.mouse)
+            return
+        if board.collidepoint(event.pos) and not consumed:
             self.mouse = event.pos
             if event.button in (1, 2, 3):
                 self.drag_from = event.pos
                 self.dragging = False
-            return None
-        if event.type == pygame.MOUSEBUTTONUP and self.drag_from is not None:
-            was_drag = self.dragging
-            self.drag_from, self.dragging = None, False
-            if not was_drag and board.collidepoint(event.pos):
-                self.mouse = event.pos
-                if event.button == 1:
-                    self.click(event.pos)
-                elif event.button == 3:
-                    self.command("cancel")
-        return None
+
+    def _mouse_release(self, event: pygame.event.Event) -> None:
+        """A release that was no drag is a click: left picks, right cancels."""
+        if self.drag_from is None:
+            return
+        was_drag = self.dragging
+        self.drag_from, self.dragging = None, False
+        if not was_drag and self.frame.board.collidepoint(event.pos):
+            self.mouse = event.pos
+            if event.button == 1:
+                self.click(event.pos)
+            elif event.button == 3:
+                self.command("cancel")
 
     def _intent_rows(self) -> list[tuple[CharId, str]]:
         return list(self.side.rows) if self.side is not None else []
@@ -412,7 +447,7 @@ class PlayScreen(Declaring, BoardView):
         if tok is not None and who is not None and tok != who and self.sel.draft is not None:
             enemy = self.enc.by_id[tok].side != self.enc.by_id[who].side
             half = self.enc.rules.halves[self.sel.draft.use]
-            if (enemy or not self.controllable(tok)) and half.act in TARGETED_ACTS:
+            if (enemy or not self.controllable(tok)) and takes_target(half):
                 if not self.session.state[tok].active:
                     return
                 if pygame.key.get_mods() & pygame.KMOD_SHIFT and self.sel.draft.target is not None:
@@ -450,3 +485,22 @@ class PlayScreen(Declaring, BoardView):
 
 def autosave_for(save_dir: Path, encounter: str | Path) -> Path:
     return save_dir / f"autosave-{Path(encounter).stem}.json"
+
+
+def skill_words(enc: Encounter, who: CharId, half: str, major: int) -> tuple[str, str]:
+    """(label, tooltip) of one skill button: allowance (M1-M3, from the movement code), phase (P)
+    and rating, each as the rules data and the core give them."""
+    c = enc.by_id[who]
+    h = enc.rules.halves[half]
+    mv = allowance_of(enc, who, half, major)
+    moving = allowance_of(enc, who, half, major, moving_shot=True) if h.moving_allowance else mv
+    moves = f"{mv}/{moving}" if moving != mv else str(mv)  # M1: Shoot may move at -1
+    if h.act == "item":
+        kinds = list(enc.rules.item_move.items())
+        needs = ", ".join(f"{n} if it needs {k}" if i == 0 else f"{n} if {k}" for i, (k, n) in enumerate(kinds[1:]))
+        return (f"{half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r0",
+                f"Use an item: move {kinds[0][1]} ({needs}); {h.defense} (C5)")
+    rating = c.base(h.pair) + c.equipment_bonus(h.pair)[0]
+    return (f"{half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r{rating}",
+            f"{half}: moves {mv} square(s) (M1), acts in {h.phase} (rule P), "
+            f"rating {rating} (base {c.base(h.pair)} + equipment)")

@@ -104,32 +104,30 @@ def _flagged_frames(tmx: Any, pytmx: Any) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
-def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None) -> tuple[list[DrawOp], Any]:
-    """Every visible picture of a Tiled map as draw ops: tile layers (tiles bottom-left aligned in
-    their cell, as Tiled's renderers do, plus tileset offsets), image layers and tile objects.
-    `only` restricts to layers with those names (used to compare with tmxrasterizer)."""
-    import pytmx
-    from pytmx.util_pygame import load_pygame
+class _TilePictures:
+    """The pictures of one loaded map's tiles, each made once per gid and opacity: turned as Tiled
+    turns them on hex maps, with the tileset's offset; and an animated tile's frames."""
 
-    tmx = load_pygame(str(path))
-    ops: list[DrawOp] = []
-    cache: dict[int, tuple[pygame.Surface, int, int] | None] = {}
-    tw, th = layout.tw, layout.th
-    before = tmx.maxgid
-    flagged = _flagged_frames(tmx, pytmx)
-    turns = _hex_turns(tmx, pytmx) if tmx.orientation == "hexagonal" else {}
-    if tmx.maxgid != before:
-        tmx.reload_images()  # the pictures pytmx did not know it needed
+    def __init__(self, tmx: Any, pytmx: Any) -> None:
+        self.tmx = tmx
+        before = tmx.maxgid
+        self.flagged = _flagged_frames(tmx, pytmx)
+        self.turns = _hex_turns(tmx, pytmx) if tmx.orientation == "hexagonal" else {}
+        if tmx.maxgid != before:
+            tmx.reload_images()  # the pictures pytmx did not know it needed
+        self.cache: dict[int, tuple[pygame.Surface, int, int] | None] = {}
+        self.animations: dict[tuple[int, float], tuple[tuple[pygame.Surface, int], ...]] = {}
 
-    def tile(gid: int, opacity: float) -> tuple[pygame.Surface, int, int] | None:
+    def tile(self, gid: int, opacity: float) -> tuple[pygame.Surface, int, int] | None:
+        """(picture, x offset, y offset) of a tile, or None when it has no picture."""
         key = gid if opacity >= 0.999 else -gid - 1_000_000 * round(opacity * 100)
-        if key not in cache:
-            base, sixths = turns.get(gid, (gid, 0))
-            img = tmx.get_tile_image_by_gid(base)
+        if key not in self.cache:
+            base, sixths = self.turns.get(gid, (gid, 0))
+            img = self.tmx.get_tile_image_by_gid(base)
             if img is None:
-                cache[key] = None
+                self.cache[key] = None
             else:
-                ts = tmx.get_tileset_from_gid(base)
+                ts = self.tmx.get_tileset_from_gid(base)
                 ox, oy = (int(v) for v in getattr(ts, "offset", (0, 0)))
                 if sixths:  # turned about its centre, clockwise (Tiled's hex rotations)
                     w, h = img.get_size()
@@ -138,60 +136,84 @@ def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None
                     img = pygame.transform.rotate(clear, -60 * sixths)
                     ox -= (img.get_width() - w) // 2
                     oy += (img.get_height() - h) // 2
-                cache[key] = (_with_opacity(img, opacity), ox, oy)
-        return cache[key]
+                self.cache[key] = (_with_opacity(img, opacity), ox, oy)
+        return self.cache[key]
 
-    animations: dict[tuple[int, float], tuple[tuple[pygame.Surface, int], ...]] = {}
-
-    def animation(gid: int, opacity: float) -> tuple[tuple[pygame.Surface, int], ...]:
+    def animation(self, gid: int, opacity: float) -> tuple[tuple[pygame.Surface, int], ...]:
         """A tile's animation frames from its tileset (pictures of the same tileset, same size), one
         tuple per tile: the cells that show it change frame together."""
-        if (gid, opacity) not in animations:
-            props = tmx.get_tile_properties_by_gid(gid) or {}
-            listed = flagged.get(gid) or [(f.gid, int(f.duration)) for f in props.get("frames") or ()]
+        if (gid, opacity) not in self.animations:
+            props = self.tmx.get_tile_properties_by_gid(gid) or {}
+            listed = self.flagged.get(gid) or [(f.gid, int(f.duration)) for f in props.get("frames") or ()]
             frames = []
             for frame_gid, ms in listed:
-                t = tile(frame_gid, opacity)
+                t = self.tile(frame_gid, opacity)
                 if t is not None:
                     frames.append((t[0], max(1, ms)))
-            animations[(gid, opacity)] = tuple(frames) if len(frames) > 1 else ()
-        return animations[(gid, opacity)]
+            self.animations[(gid, opacity)] = tuple(frames) if len(frames) > 1 else ()
+        return self.animations[(gid, opacity)]
 
+
+def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None) -> tuple[list[DrawOp], Any]:
+    """Every visible picture of a Tiled map as draw ops: tile layers (tiles bottom-left aligned in
+    their cell, as Tiled's renderers do, plus tileset offsets), image layers and tile objects.
+    `only` restricts to layers with those names (used to compare with tmxrasterizer)."""
+    import pytmx
+    from pytmx.util_pygame import load_pygame
+
+    tmx = load_pygame(str(path))
+    pictures = _TilePictures(tmx, pytmx)
+    ops: list[DrawOp] = []
     for layer in tmx.layers:
         if not _visible(layer) or (only is not None and layer.name not in only):
             continue
-        lox, loy = int(getattr(layer, "offsetx", 0) or 0), int(getattr(layer, "offsety", 0) or 0)
+        offset = (int(getattr(layer, "offsetx", 0) or 0), int(getattr(layer, "offsety", 0) or 0))
         opacity = float(getattr(layer, "opacity", 1.0) or 0.0)
         if isinstance(layer, pytmx.TiledTileLayer):
-            # Tiled paints cells top to bottom by their drawn position: on hex maps staggered along x
-            # the raised columns of a row come before the lowered ones (overlapping tiles layer so).
-            cells = sorted(((x, y, gid) for x, y, gid in layer.iter_data() if gid and layout.board.inside((x, y))),
-                           key=lambda c: (layout.center((c[0], c[1]))[1], c[0]))
-            for x, y, gid in cells:
-                t = tile(gid, opacity)
-                if t is None:
-                    continue
-                img, ox, oy = t
-                cx, cy = layout.center((x, y))
-                left, bottom = cx - tw / 2, cy + th / 2
-                ops.append(DrawOp(img, round(left) + ox + lox, round(bottom) - img.get_height() + oy + loy,
-                                  animation(gid, opacity)))
+            ops += _tile_layer_ops(layer, layout, pictures, opacity, offset)
         elif isinstance(layer, pytmx.TiledImageLayer):
             if layer.image is not None:
-                ops.append(DrawOp(_with_opacity(layer.image, opacity), lox, loy))
-        elif isinstance(layer, pytmx.TiledObjectGroup):
-            if layer.name.lower() in DATA_LAYERS:
-                continue
-            for obj in layer:
-                pic: pygame.Surface | None = getattr(obj, "image", None)
-                if pic is None or not _visible(obj):
-                    continue
-                img = pic
-                w, h = round(obj.width or img.get_width()), round(obj.height or img.get_height())
-                if (w, h) != img.get_size():
-                    img = pygame.transform.smoothscale(img, (max(1, w), max(1, h)))
-                ops.append(DrawOp(_with_opacity(img, opacity), round(obj.x) + lox, round(obj.y) + loy))
+                ops.append(DrawOp(_with_opacity(layer.image, opacity), *offset))
+        elif isinstance(layer, pytmx.TiledObjectGroup) and layer.name.lower() not in DATA_LAYERS:
+            ops += _object_ops(layer, opacity, offset)
     return ops, tmx
+
+
+def _tile_layer_ops(layer: Any, layout: Layout, pictures: _TilePictures, opacity: float,
+                    offset: tuple[int, int]) -> list[DrawOp]:
+    """A tile layer's cells, each tile bottom-left aligned in its cell (as Tiled draws them)."""
+    # Tiled paints cells top to bottom by their drawn position: on hex maps staggered along x
+    # the raised columns of a row come before the lowered ones (overlapping tiles layer so).
+    cells = sorted(((x, y, gid) for x, y, gid in layer.iter_data() if gid and layout.board.inside((x, y))),
+                   key=lambda c: (layout.center((c[0], c[1]))[1], c[0]))
+    lox, loy = offset
+    ops: list[DrawOp] = []
+    for x, y, gid in cells:
+        t = pictures.tile(gid, opacity)
+        if t is None:
+            continue
+        img, ox, oy = t
+        cx, cy = layout.center((x, y))
+        left, bottom = cx - layout.tw / 2, cy + layout.th / 2
+        ops.append(DrawOp(img, round(left) + ox + lox, round(bottom) - img.get_height() + oy + loy,
+                          pictures.animation(gid, opacity)))
+    return ops
+
+
+def _object_ops(layer: Any, opacity: float, offset: tuple[int, int]) -> list[DrawOp]:
+    """An object layer's tile objects, scaled to the object's size as Tiled shows them."""
+    lox, loy = offset
+    ops: list[DrawOp] = []
+    for obj in layer:
+        pic: pygame.Surface | None = getattr(obj, "image", None)
+        if pic is None or not _visible(obj):
+            continue
+        img = pic
+        w, h = round(obj.width or img.get_width()), round(obj.height or img.get_height())
+        if (w, h) != img.get_size():
+            img = pygame.transform.smoothscale(img, (max(1, w), max(1, h)))
+        ops.append(DrawOp(_with_opacity(img, opacity), round(obj.x) + lox, round(obj.y) + loy))
+    return ops
 
 
 class MapArt:

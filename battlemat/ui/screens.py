@@ -130,11 +130,19 @@ class RulesScreen(WindowScreen):
                                                               "bottom": "bottom"})
 
 
+@dataclass(frozen=True)
+class AfterCombat:
+    """What the end-of-combat buttons do: play the encounter again, save the game as a replay."""
+
+    play_again: Callable[[], None]
+    save_replay: Callable[[], object]
+
+
 class VictoryScreen(WindowScreen):
     """The end of the combat: who holds the field and what happened to everyone."""
 
     def __init__(self, manager: pygame_gui.UIManager, enc: Encounter, state: MatchState, result: Outcome,
-                 area: pygame.Rect, on_new: Callable[[], None], on_save: Callable[[], object]) -> None:
+                 area: pygame.Rect, after: AfterCombat) -> None:
         w, h = min(640, area.width - 40), min(520, area.height - 40)
         rect = pygame.Rect(0, 0, w, h)
         rect.center = area.center
@@ -160,15 +168,15 @@ class VictoryScreen(WindowScreen):
         self.new = UIButton(pygame.Rect(10, y, bw, 34), "Play again", manager, container=self.window)
         self.save = UIButton(pygame.Rect(15 + bw, y, bw, 34), "Save replay", manager, container=self.window)
         self.view = UIButton(pygame.Rect(20 + 2 * bw, y, bw, 34), "Look at the board", manager, container=self.window)
-        self.on_new, self.on_save = on_new, on_save
+        self.after = after
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.new:
-                self.on_new()
+                self.after.play_again()
                 return Pop()
             if event.ui_element is self.save:
-                self.on_save()
+                self.after.save_replay()
                 return None
             if event.ui_element is self.view:
                 return Pop()

@@ -200,7 +200,7 @@ class Session:
 def describe_intent(enc: Encounter, it: Intent) -> str:
     """'Garran: Press -> Ogre leader, to (4, 5)' for the intents list."""
     words = f"{enc.by_id[it.who].name}: {it.use}"
-    if it.use == "item":
+    if enc.rules.halves[it.use].act == "item":
         words += f" ({it.item})"
     if it.target:
         words += f" -> {enc.by_id[it.target].name}"

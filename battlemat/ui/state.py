@@ -110,4 +110,4 @@ class ScreenState:
         pairs = sorted((p for p, v in c.skills.items() if v > 0), key=lambda p: (-c.base(p), rules.pairs.index(p)
                                                                               if p in rules.pairs else 99))
         out = [h.name for p in pairs for h in rules.halves.values() if h.pair == p]
-        return out + ["item"]
+        return out + [h.name for h in rules.halves.values() if h.act == "item"]
