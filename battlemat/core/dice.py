@@ -11,8 +11,9 @@ engines from the other rules texts (D3) register themselves in `battlemat.core.e
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 from battlemat.core.rating import Rating
@@ -127,45 +128,36 @@ class SumDice:
         div = sides // 2 + 1
         detail = f"{av}d{sides} {mine}={a} vs {dv}d{sides} {theirs}={d}, excess / {div}"
         if a > d:
-            return _new_roll(Roll, ("attack", (a - d) // div, a, d, detail, "D2"))
+            return Roll("attack", (a - d) // div, a, d, detail, "D2")
         if d > a:
-            return _new_roll(Roll, ("defense", (d - a) // div, a, d, detail, "D2"))
-        return _new_roll(Roll, ("tie", 0, a, d, detail, "D2"))
+            return Roll("defense", (d - a) // div, a, d, detail, "D2")
+        return Roll("tie", 0, a, d, detail, "D2")
 
 
-_new_roll = tuple.__new__  # (Roll(...) parses its arguments in Python)
-
-
-ENGINES: dict[str, Callable[[], DiceEngine]] = {
+BUILT_IN: Mapping[str, Callable[[], DiceEngine]] = MappingProxyType({
     "none": Diceless,
     "d6": lambda: SumDice(6),
     "d8": lambda: SumDice(8),
     "d10": lambda: SumDice(10),
-}
+})  # D1, D2
 
 
-def register(name: str, factory: Callable[[], DiceEngine]) -> None:
-    ENGINES[name] = factory
+def engines() -> dict[str, Callable[[], DiceEngine]]:
+    """Every engine by name: the built-in ones and the alternatives of D3 (battlemat.core.engines,
+    imported only when an engine is asked for by name)."""
+    from battlemat.core.engines import ALTERNATIVES
+
+    return {**BUILT_IN, **{factory.name: factory for factory in ALTERNATIVES}}
 
 
 def engine_names() -> list[str]:
-    _load_alternatives()
-    return sorted(ENGINES)
+    return sorted(engines())
 
 
 def engine(name: str) -> DiceEngine:
     """The engine called `name`; raises KeyError with the known names otherwise."""
-    _load_alternatives()
+    known = engines()
     try:
-        return ENGINES[name]()
+        return known[name]()
     except KeyError:
-        raise KeyError(f"unknown dice engine {name!r}; known: {', '.join(sorted(ENGINES))}") from None
-
-
-def _load_alternatives() -> None:
-    # D3 engines live in their own module and register on import; absent is fine.
-    try:
-        import battlemat.core.engines  # noqa: F401
-    except ModuleNotFoundError as exc:  # pragma: no cover - only before issue 7 lands
-        if exc.name != "battlemat.core.engines":
-            raise
+        raise KeyError(f"unknown dice engine {name!r}; known: {', '.join(sorted(known))}") from None

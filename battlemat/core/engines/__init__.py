@@ -85,15 +85,11 @@ and rounding down takes a little more. They are left as the core text has them.
 
 from __future__ import annotations
 
-from battlemat.core.dice import register
 from battlemat.core.engines.action_dice import ActionDice
 from battlemat.core.engines.d10_pool import D10Pool
 from battlemat.core.engines.d20_stunt import D20Stunt
 from battlemat.core.engines.two_d6_under import TwoD6Under
 
-ALTERNATIVES = (D20Stunt, D10Pool, TwoD6Under, ActionDice)  # texts 001..004
-
-for _factory in ALTERNATIVES:
-    register(_factory.name, _factory)
+ALTERNATIVES = (D20Stunt, D10Pool, TwoD6Under, ActionDice)  # texts 001..004 (dice.engines lists them by name)
 
 __all__ = ["ALTERNATIVES", "ActionDice", "D10Pool", "D20Stunt", "TwoD6Under"]

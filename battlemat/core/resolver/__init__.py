@@ -1,0 +1,136 @@
+"""The resolver: every intent of a turn, declared secretly, resolved at once in phase order P1..P4.
+
+`resolve_turn(encounter, state, intents, rng, dice, memory)` validates the intents (IllegalIntent
+says why), walks the declared phases (STYLE.md 8) and returns the events and the new state. It
+keeps no globals: the world comes in as arguments, with one seeded `random.Random` per match and
+the match's memory (core.memory).
+
+Within one phase step everything is simultaneous: contests read the state at the start of the
+step and their losses land together at its end. Between steps and phases the order is the rules'
+(P3 before P4, Wonder intimidation before Shoot/Throw), so a character defeated by an arrow in P3
+no longer strikes in P4.
+
+The modules, around the turn's state (`turn.Turn`): `validate` (intents through one door),
+`ratings` (effective ratings and groups), `defense` (C5), `contests` (C2-C7), `losses` (L1-L4),
+and one per phase: `observe` (P1), `moves` (P2), `attacks` (P3, P4), `endturn`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from battlemat.core.dice import DiceEngine, Diceless
+from battlemat.core.encounter import Encounter
+from battlemat.core.errors import IllegalIntent
+from battlemat.core.events import Event
+from battlemat.core.intents import Intent
+from battlemat.core.memory import MatchMemory, remember
+from battlemat.core.rating import Rating
+from battlemat.core.resolver.attacks import ranged_phase, reach_phase
+from battlemat.core.resolver.defense import opposition, plan_blocks
+from battlemat.core.resolver.endturn import end_of_turn
+from battlemat.core.resolver.moves import movement_phase
+from battlemat.core.resolver.observe import observations
+from battlemat.core.resolver.ratings import attack_groups, group_rating
+from battlemat.core.resolver.turn import Attack, Turn
+from battlemat.core.resolver.validate import start_context, validate_intent
+from battlemat.core.state import MatchState
+from battlemat.types import CharId
+
+__all__ = ["PHASES", "Forecast", "TurnResult", "forecast", "resolve_turn", "start_context", "validate_intent"]
+
+PHASES: tuple[tuple[str, str, Callable[[Turn], None]], ...] = (
+    ("P1", "observations", observations),
+    ("P2", "movement and communication", movement_phase),
+    ("P3", "ranged effects", ranged_phase),
+    ("P4", "reach effects", reach_phase),
+)
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    events: tuple[Event, ...]
+    state: MatchState
+
+
+def resolve_turn(
+    enc: Encounter,
+    state: MatchState,
+    intents: Sequence[Intent],
+    rng: random.Random,
+    dice: DiceEngine,
+    memory: MatchMemory | None = None,
+) -> TurnResult:
+    """Resolve one turn. Raises IllegalIntent before anything happens if an intent breaks a rule."""
+    t = Turn(enc, state, rng, dice, remember(memory, enc))
+    declare(t, intents)
+    for phase, words, run in PHASES:
+        t.phase = phase
+        t.emit_data("phase", f"{phase}: {words}", (phase,), {})
+        run(t)
+    t.phase = "end"
+    end_of_turn(t)
+    t.emit("turn_end", f"end of turn {state.turn}", ("L2",), state={cid: s.to_dict() for cid, s in t.st.items()})
+    return TurnResult(tuple(t.events), state.replace_chars(t.st, turn=state.turn + 1))
+
+
+def declare(t: Turn, intents: Sequence[Intent]) -> None:
+    """Every intent checked (one door), recorded in declaration order, and each Block/Dodge user's
+    choice of threats made (C5)."""
+    t.emit("turn_start", f"turn {t.n}", ("P1", "P2", "P3", "P4"))
+    for raw in intents:
+        intent = validate_intent(t.enc, t.state, raw, memory=t.memory)
+        if intent.who in t.intents:
+            raise IllegalIntent(intent.who, "declared two intents in one turn; pick one skill use", "P1", "who")
+        t.intents[intent.who] = intent
+    halves = t.rules.halves
+    for cid in t.order():  # the declared attacks with a target, in declaration order
+        it = t.intents.get(cid)
+        if it is not None and it.target is not None and halves[it.use].act == "attack":
+            t.attacks.append(Attack(cid, it.use, it.target, halves[it.use]))
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it is None:
+            if t.active(cid):
+                t.emit("intent", f"{t.name(cid)} is idle", (), who=cid, use=None)
+            continue
+        words = f"{t.name(cid)} uses {it.use}" + (f" on {t.name(it.target)}" if it.target else "")
+        if it.to is not None or it.path:
+            words += f", heading for {tuple(it.to) if it.to is not None else tuple(it.path[-1])}"
+        if it.throw is not None:
+            words += f", to throw it to {tuple(it.throw)}"
+        t.emit_data("intent", words, (halves[it.use].phase,), it.to_dict())
+    plan_blocks(t)
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """What an attack would meet if the turn were resolved now, before anyone moves: both sides'
+    ratings with their breakdowns and how the defender opposes (for the UI's hover card)."""
+
+    attack: Rating
+    defense: Rating
+    how: str
+
+    @property
+    def margin(self) -> int:
+        return self.attack.value - self.defense.value
+
+
+def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: CharId) -> Forecast | None:
+    """The contest `who`'s attack would bring on, with the other declared intents taken into account
+    (groups S7, opposition C5, matchups S8, advantages O1-O5). Diceless, positions as they stand.
+    Raises IllegalIntent like the resolver when an intent breaks a rule; None if `who` does not attack."""
+    t = Turn(enc, state, random.Random(0), Diceless(), MatchMemory(enc))
+    declare(t, intents)
+    it = t.intents.get(who)
+    if it is None or it.target is None or t.rules.halves[it.use].act != "attack":
+        return None
+    group = next((g for g in attack_groups(t, lambda h: True) if who in g.members), None)
+    if group is None:
+        return None
+    dfn, how, dskill = opposition(t, group.target, group)
+    att, _ = group_rating(t, group, dskill)
+    return Forecast(att, dfn, how)

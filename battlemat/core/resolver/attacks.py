@@ -1,0 +1,92 @@
+"""P3 and P4, the attack phases: ranged effects (Wonder intimidation, then Shoot/Throw, then other ranged
+effects; C4: each its own contest) and reach effects (Melee/Press, Wrestle/Disarm, Provoke, items by
+touch; C3: mutual attacks interfere). On a map each first checks what movement left possible (R2,
+R4, P4); an attack that cannot happen says why in a `no_effect` event.
+"""
+
+from __future__ import annotations
+
+from battlemat.core import geometry
+from battlemat.core.resolver.contests import run_attacks
+from battlemat.core.resolver.ratings import attack_groups
+from battlemat.core.resolver.turn import Attack, Turn
+from battlemat.core.rules import Half
+
+P3_STEPS = (1, 2, 3)  # P3: Wonder intimidation, Shoot/Throw, other ranged effects (`phase_order`)
+
+
+def ranged_phase(t: Turn) -> None:
+    """P3: each step's groups in turn, so that an archer felled by intimidation shoots no more."""
+    _board_checks(t, ranged=True)
+    steps = {a.half.phase_order for a in t.attacks if _ranged(a.half)}
+    for step in P3_STEPS:
+        if step not in steps:
+            continue  # nobody attacks in this step
+
+        def in_step(h: Half, s: int = step) -> bool:
+            return _ranged(h) and h.phase_order == s
+
+        groups = attack_groups(t, in_step)
+        if groups:
+            run_attacks(t, groups, interfere=False)
+
+
+def reach_phase(t: Turn) -> None:
+    """P4: items used (C5: undefended while doing so), then every reach attack in one step."""
+    _board_checks(t, ranged=False)
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it and t.rules.halves[it.use].act == "item" and t.active(cid):
+            on = f" on {t.name(it.target)}" if it.target else ""
+            t.emit("item_used", f"{t.name(cid)} uses an item{on}: undefended while doing so (C5)", ("C5", "P4"),
+                   who=cid, target=it.target)
+    groups = attack_groups(t, _reach)
+    if groups:
+        run_attacks(t, groups, interfere=True)
+
+
+def _ranged(h: Half) -> bool:
+    return h.ranged and h.phase == "P3"
+
+
+def _reach(h: Half) -> bool:
+    return h.reach and h.phase == "P4"
+
+
+def _board_checks(t: Turn, ranged: bool) -> None:
+    """After movement: a ranged attack needs sight (R4) and no aggressive foe next to a Shoot (R2);
+    a reach attack needs its target next to it (P4). Failures are `no_effect` events."""
+    if t.enc.board is None:
+        return
+    for attack in t.attacks:
+        if not t.active(attack.who) or attack.who in t.failed or not (_ranged if ranged else _reach)(attack.half):
+            continue
+        why, rule = _why_not(t, attack, ranged)
+        if why:
+            t.failed.add(attack.who)
+            t.emit("no_effect", f"{t.name(attack.who)}: {attack.use} on {t.name(attack.target)} fails: {why}",
+                   (rule,), who=attack.who, target=attack.target, rule=rule, reason=why)
+
+
+def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
+    """(words, rule) of why `attack` cannot happen from where everyone stands now; ("", "") if it can."""
+    board = t.enc.board
+    a, b = t.at(attack.who), t.at(attack.target)
+    if a is None or b is None:
+        return "", ""
+    if not ranged:
+        if not geometry.adjacent(board, a, b):
+            return f"{t.name(attack.target)} is out of reach after movement (P4)", "P4"
+        return "", ""
+    seen, _, words = geometry.sight(board, a, b)
+    if not seen:
+        return words, "R4"
+    if attack.use == "Shoot":
+        aggressive = set(t.rules.switch("aggressive_skills"))
+        for c in t.order():
+            o = t.intents.get(c)
+            at = t.at(c)
+            if (o and o.use in aggressive and t.enemies(c, attack.who) and t.active(c) and at is not None
+                    and geometry.adjacent(board, a, at)):
+                return f"cannot Shoot next to {t.name(c)}, who uses {o.use} (R2)", "R2"
+    return "", ""

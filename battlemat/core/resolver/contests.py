@@ -1,0 +1,179 @@
+"""One phase step of attacks (rules C2-C7, M13): contests, their events, and what they grab or throw.
+
+Mutual reach attacks interfere (C3: one contest, only the higher succeeds); every other group meets
+its target's opposition (C5) in a contest of its own (C2, C4); a Melee talent strikes extra
+adjacent foes (C7). Losses land together at the end of the step (losses.land), then grips (M13).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from battlemat.core import geometry
+from battlemat.core.dice import Roll
+from battlemat.core.rating import Modifier, Rating
+from battlemat.core.resolver.defense import opposition
+from battlemat.core.resolver.losses import land
+from battlemat.core.resolver.ratings import group_rating
+from battlemat.core.resolver.turn import Group, Hit, Turn
+from battlemat.types import CharId
+
+
+def contest_event(t: Turn, kind: str, att: tuple[Rating, list[CharId]], dfn: tuple[Rating, list[CharId]], how: str,
+                  roll: Roll, rules: Sequence[str]) -> None:
+    """The record of a contest: both ratings with their breakdowns, how the defender opposed, the verdict."""
+    (a_rating, att_who), (d_rating, dfn_who) = att, dfn
+    a_names = ", ".join(t.name(m) for m in att_who)
+    d_names = ", ".join(t.name(m) for m in dfn_who)
+    if roll.winner == "attack":
+        verdict = f"{a_names} win{'s' if len(att_who) == 1 else ''} by {roll.margin}"
+    elif roll.winner == "defense":
+        held = "holds" if kind != "interfere" else ("wins" if len(dfn_who) == 1 else "win")
+        verdict = f"{d_names} {held} by {roll.margin}"
+    else:
+        verdict = "a tie"
+    text = (
+        f"{a_names}: {a_rating.explain()}  vs  {d_names}: {d_rating.explain()} [{how}] -> {verdict}"
+        + (f" ({roll.detail})" if roll.detail else "")
+    )
+    t.emit(
+        "contest",
+        text,
+        tuple(rules) + (roll.rule,),
+        kind=kind,
+        attackers=list(att_who),
+        defenders=list(dfn_who),
+        attack=a_rating.to_dict(),
+        defense=d_rating.to_dict(),
+        how=how,
+        winner=roll.winner,
+        margin=roll.margin,
+        totals=[roll.attack_total, roll.defense_total],
+        dice=roll.detail,
+    )
+
+
+def run_attacks(t: Turn, groups: list[Group], interfere: bool) -> None:
+    """One phase step of attacks: pair up interfering reach groups (C3), then every other group
+    against its target's opposition (C2, C4, C5). Losses land at the end."""
+    hits: list[Hit] = []
+    done: set[tuple[str, CharId]] = set()
+    group_of = {m: g for g in groups for m in g.members}  # one intent each: one group each
+    for g in groups:
+        if g.key in done:
+            continue
+        done.add(g.key)
+        if not t.active(g.target):
+            who = ", ".join(t.name(m) for m in g.members)
+            t.emit("no_effect", f"{who}: {g.use} on {t.name(g.target)} has no effect, "
+                   f"{t.name(g.target)} is already out of the fight", ("L3",), target=g.target,
+                   attackers=list(g.members))
+            continue
+        for m in g.members:
+            t.attacked_by.setdefault(g.target, set()).add(m)
+        partner = group_of.get(g.target) if interfere else None  # C3: the target attacks this group back
+        if partner is not None and partner.target in g.members and partner.key not in done:
+            done.add(partner.key)
+            hits += _interfere(t, g, partner)
+        else:
+            hits += _attack(t, g)
+    hits += _secondary_hits(t, groups)
+    land(t, hits)
+    _land_grips(t)
+
+
+def _interfere(t: Turn, g: Group, partner: Group) -> list[Hit]:
+    """C3: two groups attacking each other: one contest, only the higher succeeds."""
+    for m in partner.members:
+        t.attacked_by.setdefault(partner.target, set()).add(m)
+    ra, lead_a = group_rating(t, g, partner.use)
+    rb, lead_b = group_rating(t, partner, g.use)
+    roll = t.dice.contest(ra, rb, t.rng)
+    contest_event(t, "interfere", (ra, g.members), (rb, partner.members),
+                  "attacking each other: one contest, only the higher succeeds (C3)", roll, ("C3",))
+    if roll.winner == "attack":
+        _grip(t, g, lead_a, ra)
+        return [Hit(g.target, roll.margin, tuple(g.members))]
+    if roll.winner == "defense":
+        _grip(t, partner, lead_b, rb)
+        return [Hit(partner.target, roll.margin, tuple(partner.members))]
+    if t.rules.switch("mutual_tie_both_succeed"):
+        t.emit("no_effect", "equal ratings: both attacks succeed, with no losses (C3)", ("C3",))
+    else:
+        t.emit("no_effect", "equal ratings: nobody suffers losses (C3)", ("C3",))
+    return []
+
+
+def _attack(t: Turn, g: Group) -> list[Hit]:
+    """C2, C5: a group against its target's opposition; the loser of the difference takes it."""
+    dfn, how, dskill = opposition(t, g.target, g)
+    att, leader = group_rating(t, g, dskill)
+    roll = t.dice.contest(att, dfn, t.rng)
+    rules = ["C2", "C5"] + (["S7"] if len(g.members) > 1 else []) + (["C4"] if g.half.ranged else [])
+    contest_event(t, "attack", (att, g.members), (dfn, [g.target]), how, roll, rules)
+    if roll.winner == "attack":
+        _grip(t, g, leader, att)
+        return [Hit(g.target, roll.margin, tuple(g.members))]
+    if roll.winner == "defense" and t.rules.switch("defense_inflicts_losses"):
+        it = t.intents.get(g.target)
+        if it and t.rules.halves[it.use].act == "attack" and dskill:
+            return [Hit(g.members[0], roll.margin, (g.target,))]
+    return []
+
+
+def _secondary_hits(t: Turn, groups: list[Group]) -> list[Hit]:
+    """C7: Melee talent strikes extra adjacent foes, each at Melee - 1, each its own contest."""
+    hits: list[Hit] = []
+    for g in groups:
+        for m in g.members:
+            for extra in t.intents[m].also:
+                if not t.active(extra):
+                    continue
+                a, b = t.at(m), t.at(extra)
+                if t.enc.board is not None and a is not None and b is not None and not geometry.adjacent(
+                    t.enc.board, a, b
+                ):
+                    t.emit("no_effect", f"{t.name(m)}: {t.name(extra)} is not next to it (C7)", ("C7",),
+                           who=m, target=extra, rule="C7")
+                    continue
+                sub = Group(g.use, extra, [m], g.half)
+                dfn, how, dskill = opposition(t, extra, sub)
+                att, _ = group_rating(t, sub, dskill, (Modifier(-1, "secondary target", "C7"),))
+                roll = t.dice.contest(att, dfn, t.rng)
+                contest_event(t, "secondary", (att, [m]), (dfn, [extra]), how, roll, ("C7", "C5"))
+                t.attacked_by.setdefault(extra, set()).add(m)
+                if roll.winner == "attack":
+                    hits.append(Hit(extra, roll.margin, (m,)))
+    return hits
+
+
+def _grip(t: Turn, g: Group, leader: CharId, r: Rating) -> None:
+    """M13: a successful Wrestle grabs its target (or throws a foe already held)."""
+    if g.use == "Wrestle":
+        t.grips.append((g.target, leader, r.value))
+
+
+def _land_grips(t: Turn) -> None:
+    for held, wrestler, value in t.grips:
+        if not (t.active(held) and t.active(wrestler)):
+            continue
+        it = t.intents[wrestler]
+        if it.throw is not None and t.state[held].held_by == wrestler and it.target == held:
+            _throw(t, held, wrestler, (int(it.throw[0]), int(it.throw[1])))
+            continue
+        t.st[held] = t.st[held].with_(held_by=wrestler, hold=value)
+        t.emit("grabbed", f"{t.name(wrestler)} grabs {t.name(held)} (grip {value}): it cannot move "
+               f"away unless its Escape beats {value} (C8); next turn it can be thrown (M13)", ("M13", "C8"),
+               who=held, by=wrestler, hold=value)
+    t.grips.clear()
+
+
+def _throw(t: Turn, held: CharId, wrestler: CharId, to: tuple[int, int]) -> None:
+    """M13: a held foe thrown to a free square (M10: not onto someone)."""
+    if any(s.at == to and s.active for c, s in t.st.items() if c != held):
+        t.emit("no_effect", f"{t.name(wrestler)} cannot throw {t.name(held)} onto {to}: "
+               "someone stands there (M13, M10)", ("M13", "M10"), who=wrestler, target=held)
+        return
+    t.st[held] = t.st[held].with_(at=to, held_by=None, hold=0)
+    t.emit("thrown", f"{t.name(wrestler)} throws {t.name(held)} to {to} (M13)", ("M13",),
+           who=held, by=wrestler, to=list(to))

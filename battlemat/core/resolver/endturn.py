@@ -1,0 +1,55 @@
+"""The end of a turn: grips released (M13), hiders' advantages (O4), healing (L2), fleeing without a
+map (C5), and next-turn advantages that have run their course."""
+
+from __future__ import annotations
+
+from battlemat.core import geometry
+from battlemat.core.resolver.losses import heal, leave_conflict
+from battlemat.core.resolver.moves import fleeing
+from battlemat.core.resolver.turn import Turn
+from battlemat.core.state import Advantage
+
+
+def end_of_turn(t: Turn) -> None:
+    _release(t)
+    _unseen(t)
+    heal(t)
+    if t.enc.board is None:  # on a map, an Exit leaves at the map's edge (moves._apply_route)
+        for cid in t.order():
+            if fleeing(t, cid):
+                leave_conflict(t, cid, "leaves the conflict")
+    for cid, s in t.st.items():
+        if not s.advantages:
+            continue
+        keep = tuple(a for a in s.advantages if a.turn is None or a.turn > t.n)
+        if keep != s.advantages:
+            t.st[cid] = s.with_(advantages=keep)
+
+
+def _release(t: Turn) -> None:
+    """M13: a grip ends when its wrestler is out of the fight or no longer next to the one it holds."""
+    for cid in t.order():
+        s = t.st[cid]
+        holder = s.held_by
+        if holder is None or not s.active:
+            continue
+        gone = not t.active(holder)
+        here, there = t.at(cid), t.at(holder)
+        apart = (t.enc.board is not None and here is not None and there is not None
+                 and not geometry.adjacent(t.enc.board, here, there))
+        if gone or apart:
+            t.st[cid] = s.with_(held_by=None, hold=0)
+            why = "is out of the fight" if gone else "is no longer next to it"
+            t.emit("released", f"{t.name(cid)} is free: {t.name(holder)} {why} (M13)", ("M13",), who=cid, by=holder)
+
+
+def _unseen(t: Turn) -> None:
+    """O4: a hider still hidden gains +1 against the foe it hid from next turn, +2 if an ally
+    attacked that foe this turn (distracted)."""
+    for hider, foe in t.hidden:
+        if not t.active(hider):
+            continue
+        distracted = any(not t.enemies(a, hider) for a in t.attacked_by.get(foe, ()) if a != hider)
+        value = 2 if distracted else 1
+        why = f"unseen by {t.name(foe)}" + (" while an ally distracts it" if distracted else "")
+        t.grant(hider, Advantage(foe, value, why, "O4", t.n + 1), share=False)

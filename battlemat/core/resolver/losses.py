@@ -1,0 +1,80 @@
+"""Losses and leaving the fight (rules L1-L4, C5, L2): where a contest's outcome lands on a character."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from battlemat.core.resolver.turn import Hit, Turn
+from battlemat.types import CharId
+
+
+def land(t: Turn, hits: Iterable[Hit]) -> None:
+    """Land a step's losses together (simultaneity within a step) and check defeat (L1-L4)."""
+    for hit in hits:
+        if hit.losses <= 0 or not t.active(hit.victim):
+            continue
+        s = t.st[hit.victim]
+        minor, major = s.minor, s.major
+        for _ in range(hit.losses):  # L1: the first two are minor, the rest major
+            if minor < 2:
+                minor += 1
+            else:
+                major += 1
+        deadly = s.deadly_losses + (hit.losses if any(t.char(x).deadly for x in hit.sources) else 0)
+        t.st[hit.victim] = s.with_(minor=minor, major=major, deadly_losses=deadly)
+        t.suffered.add(hit.victim)
+        t.caused.update(hit.sources)
+        by = ", ".join(t.name(x) for x in hit.sources) or "the hazard"
+        t.emit(
+            "losses",
+            f"{t.name(hit.victim)} suffers {hit.losses} loss{'es' if hit.losses != 1 else ''} from {by}: "
+            f"{minor} minor, {major} major (L1)",
+            ("C2", "L1"),
+            who=hit.victim,
+            n=hit.losses,
+            by=list(hit.sources),
+            minor=minor,
+            major=major,
+        )
+        _defeat(t, hit.victim, deadly)
+
+
+def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
+    """L3: defeated at 2 major losses (more with Wrestle talent); L4: fragile foes, and a PC struck by a
+    deadly foe, after a set number of losses."""
+    victim, s = t.char(cid), t.st[cid]
+    limit = t.rules.switch("deadly_defeats_after")
+    why, rule = "", "L3"
+    if victim.fragile and s.losses >= limit:
+        why, rule = f"fragile: {s.losses} losses (L4)", "L4"
+    elif deadly and s.losses >= limit:
+        why, rule = f"struck by a deadly foe: {s.losses} losses (L4)", "L4"
+    elif s.major >= victim.defeat_threshold():
+        extra = victim.talent("Wrestle/Disarm")
+        why = f"{s.major} major losses (L3" + (f", +{extra} from Wrestle talent" if extra else "") + ")"
+    if why:
+        t.st[cid] = s.with_(defeated=True)
+        t.emit("defeated", f"{victim.name} is defeated: {why}", (rule,), who=cid)
+
+
+def leave_conflict(t: Turn, cid: CharId, how: str) -> None:
+    """C5: an Exit user leaves the conflict; L2: all its minor losses heal."""
+    s = t.st[cid]
+    t.st[cid] = s.with_(fled=True, minor=0)
+    healed = "; all minor losses heal (L2)" if s.minor else ""
+    t.emit("fled", f"{t.name(cid)} {how}{healed}", ("C5", "L2"), who=cid)
+
+
+def heal(t: Turn) -> None:
+    """L2: one minor loss heals for each character that caused a loss this turn and suffered none."""
+    for cid in t.order():
+        s = t.st[cid]
+        if s.active and cid in t.caused and cid not in t.suffered and s.minor > 0:
+            t.st[cid] = s.with_(minor=s.minor - 1)
+            t.emit(
+                "healed",
+                f"{t.name(cid)} caused a loss and suffered none: one minor loss heals (L2)",
+                ("L2",),
+                who=cid,
+                minor=s.minor - 1,
+            )

@@ -1,0 +1,241 @@
+"""P2, movement and communication: grips broken or held (C8), moves in three sub-phases (M9), same-square
+conflicts (M10), hazards entered (E1), fleeing off the map (C5), shouts (O6) and intimidating advances (O5).
+
+Without a map positions are taken as declared; with one every plan goes through `movement`
+(M1-M12), cut short with the reason where a rule stops it.
+"""
+
+from __future__ import annotations
+
+from battlemat.core import movement
+from battlemat.core.board import Hazard
+from battlemat.core.elusion import elude
+from battlemat.core.errors import RulesError
+from battlemat.core.intents import Intent
+from battlemat.core.resolver.losses import land, leave_conflict
+from battlemat.core.resolver.ratings import rating
+from battlemat.core.resolver.turn import Hit, Turn
+from battlemat.core.resolver.validate import start_context
+from battlemat.core.state import Advantage
+from battlemat.types import XY, CharId
+
+SUB_PHASES = (1, 2, 3)  # M9: Exit users, then Acrobatics/Climb users, then everyone else
+
+
+def movement_phase(t: Turn) -> None:
+    """P2: escapes first (C8), then the moves of each sub-phase (M9); then shouts share what was learnt
+    (O6), and Wonder's slow advance intimidates foes who already bleed (O5)."""
+    _escapes(t)
+    moving = _by_sub_phase(t)
+    if t.enc.board is not None:
+        _board_moves(t, moving)
+    else:
+        _declared_moves(t, moving)
+    _shouts(t)
+    _advances(t)
+
+
+def _by_sub_phase(t: Turn) -> dict[int, list[tuple[CharId, Intent]]]:
+    """Who moves in each sub-phase (M9, the rules data's `sub_phase`), in declaration order: those who
+    declared a square or a path, and a Press charge on a map (M7: a charge always moves)."""
+    out: dict[int, list[tuple[CharId, Intent]]] = {}
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it is None:
+            continue
+        half = t.rules.halves[it.use]
+        if it.moves or (half.charges and it.target is not None and t.enc.board is not None):
+            out.setdefault(half.sub_phase, []).append((cid, it))
+    return out
+
+
+def _escapes(t: Turn) -> None:
+    """C8: at the start of movement, a held character using Escape breaks the grip when its Escape
+    beats the rating that made it; anyone else held stays where it is (M13)."""
+    for cid in t.order():
+        s, it = t.st[cid], t.intents.get(cid)
+        if s.held_by is None or it is None or not t.active(cid):
+            continue
+        holder = t.name(s.held_by)
+        at = list(s.at) if s.at is not None else None
+        half = t.rules.halves[it.use]
+        if half.breaks_grip:
+            r = rating(t, cid, it.use, s.held_by, None)
+            free = r.value > s.hold
+            t.emit("escaped" if free else "stopped",
+                   f"{t.name(cid)}: {r.explain()} vs {holder}'s grip {s.hold} -> "
+                   + ("breaks free (C8)" if free else "still held: Escape must beat the grip (C8)"),
+                   ("C8",), who=cid, at=at, rule="C8", reason=f"held by {holder} (C8)", escape=r.to_dict(),
+                   hold=s.hold)
+            if free:
+                t.st[cid] = s.with_(held_by=None, hold=0)
+        elif it.moves or (half.charges and it.target is not None and t.enc.board is not None):
+            t.emit("stopped", f"{t.name(cid)} cannot move: held by {holder} (C8)", ("C8",), who=cid,
+                   at=at, rule="C8", reason=f"held by {holder} (C8)")
+
+
+def _declared_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> None:
+    """Without a map: everyone who may still move stands where it declared, sub-phase by sub-phase."""
+    for sub in SUB_PHASES:
+        for cid, it in moving.get(sub, ()):
+            if not t.active(cid) or t.st[cid].held_by is not None:
+                continue
+            dest = it.to if it.to is not None else (it.path[-1] if it.path else None)
+            if dest is not None and dest != t.st[cid].at:
+                t.st[cid] = t.st[cid].with_(at=dest)
+                t.emit("moved", f"{t.name(cid)} moves to {dest}", ("P2", "M9"), who=cid, to=list(dest),
+                       sub_phase=sub)
+
+
+def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> None:
+    """P2 on a map. Sticky zones and occupied squares are those at the start of each sub-phase (M6
+    [house]); plans are cut short with the reason; same-square conflicts go to the higher rating,
+    then the lower id (M10); hazards strike whoever enters their square without eluding them (E1)."""
+    still = True  # nobody has moved yet this turn: the start-of-turn contexts still say who stands where
+    for sub in SUB_PHASES:
+        routes = _routes(t, moving.get(sub, []), still)
+        if routes:
+            routes = _collisions(t, routes, sub)
+            for cid, route in routes.items():
+                _apply_route(t, cid, route, sub)
+            still = False
+
+
+def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[CharId, movement.Route]:
+    """The route each mover of one sub-phase takes, from where everyone stands as it begins."""
+    if not movers:
+        return {}
+    board = t.enc.board
+    sticky = {cid: it.use for cid, it in t.intents.items()
+              if t.rules.halves[it.use].sticky and t.active(cid) and t.st[cid].at is not None}
+    snapshot = dict(t.st)
+    ctxs: dict[str, movement.Context] = {}  # by side: who stands where as this sub-phase begins
+    routes: dict[CharId, movement.Route] = {}
+    for cid, it in movers:
+        now = snapshot[cid]
+        if not now.active or now.at is None or now.held_by is not None:  # C8: held fast (logged by _escapes)
+            continue
+        mover = movement.mover_for(t.enc, snapshot, cid, it.use, it.target, it.item, t.memory)
+        side = t.enc.by_id[cid].side
+        plan_ctx = start_context(t.enc, t.state, side, t.memory)  # as P2 began: as the turn began
+        if side not in ctxs:
+            ctxs[side] = movement.context(t.enc, snapshot, side, sticky,
+                                          standing=plan_ctx.occupants if still else None)
+        plan = movement.Plan(it.to, tuple((p[0], p[1]) for p in it.path), plan_ctx)
+        routes[cid] = movement.plan_route(board, t.rules, mover, ctxs[side], plan)
+    return routes
+
+
+def _collisions(t: Turn, routes: dict[CharId, movement.Route], sub: int) -> dict[CharId, movement.Route]:
+    """M10 [house]: nobody ends on an occupied square; in a same-square conflict whoever already stands
+    there keeps it, then the higher effective rating of the skill used, then the lower id; the others
+    stop on their last free square."""
+    standing: set[XY] | None = None  # squares of those who stay put, worked out on the first clash
+    for _ in range(len(routes) + 1):
+        ends: dict[XY, list[CharId]] = {}
+        for cid, r in routes.items():
+            ends.setdefault(r.end, []).append(cid)
+        clash = [(sq, cids) for sq, cids in ends.items() if len(cids) > 1]
+        if not clash:
+            break
+        for sq, cids in clash:
+            ranked = sorted(
+                cids, key=lambda c: (bool(routes[c].steps), -rating(t, c, t.intents[c].use, None, None).value, c)
+            )
+            if standing is None:
+                standing = {(s.at[0], s.at[1]) for c, s in t.st.items()
+                            if s.at is not None and s.active and c not in routes}
+            for loser in ranked[1:]:
+                routes[loser] = _stop_short(t, routes, loser, ranked[0], standing)
+                t.emit("collided", f"{t.name(loser)} and {t.name(ranked[0])} both head for {sq}; "
+                       f"{t.name(ranked[0])} gets it, {t.name(loser)} stops short (M10)", ("M10",),
+                       who=loser, winner=ranked[0], at=list(sq), sub_phase=sub)
+    return routes
+
+
+def _stop_short(t: Turn, routes: dict[CharId, movement.Route], loser: CharId, winner: CharId,
+                standing: set[XY]) -> movement.Route:
+    """M10: the loser's route, backed up to its last square nobody else ends on."""
+    r = routes[loser]
+    taken = standing | {routes[c].end for c in routes if c != loser}
+    steps = list(r.steps)
+    while steps and steps[-1].to in taken:
+        steps.pop()
+    why = movement.Refusal(
+        "M10", f"{t.name(winner)} takes {r.end} first: higher {t.intents[winner].use} or lower id (M10)"
+    )
+    return movement.Route(r.origin, tuple(steps), why, steps[-1].to if steps else r.origin)
+
+
+def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
+    """A route walked: the move and its jumps, where and why it stopped, the hazards entered (E1),
+    and an Exit that reaches the map's edge leaving the conflict (C5)."""
+    board = t.enc.board
+    end = route.end
+    if route.steps:
+        t.st[cid] = t.st[cid].with_(at=end)
+        cost = route.cost
+        squares = [list(step.to) for step in route.steps]
+        t.emit("moved", f"{t.name(cid)} moves to {end} ({cost} square{'s' if cost != 1 else ''})",
+               ("P2", "M9", "M11"), who=cid, to=list(end), route=squares, cost=cost, sub_phase=sub)
+        for step in route.jumps:
+            t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to} (M5)",
+                   ("M5",), who=cid, over=[list(o) for o in step.over], to=list(step.to))
+    if route.stopped is not None:
+        why = route.stopped
+        t.emit("stopped", f"{t.name(cid)} stops at {end}: {why.why}", (why.rule,), who=cid,
+               at=list(end), rule=why.rule, reason=why.why, sub_phase=sub)
+    for step in route.steps if board.hazards else ():
+        h = int(board.hazard[step.to[1], step.to[0]])
+        if h >= 0 and t.active(cid):
+            _hazard(t, cid, step.to, board.hazards[h])
+    if fleeing(t, cid):
+        x, y = end
+        if x in (0, board.width - 1) or y in (0, board.height - 1):
+            leave_conflict(t, cid, "reaches the edge of the map and leaves the conflict")
+
+
+def fleeing(t: Turn, cid: CharId) -> bool:
+    """C5: `cid` uses a half that flees (Exit) and, with the `exit_leaves_conflict` switch, leaves the
+    conflict when it gets away: at the map's edge, or at the end of the turn without a map."""
+    it = t.intents.get(cid)
+    return (it is not None and t.rules.halves[it.use].act == "flee" and t.active(cid)
+            and bool(t.rules.switch("exit_leaves_conflict")))
+
+
+def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:
+    """E1: entering a hazard's square; `elusion.elude` decides (any requirement met: no harm,
+    or half with partial elusion)."""
+    try:
+        reqs = tuple((t.rules.pair_of(skill), need) for skill, need in hz.requirements)
+    except RulesError:
+        reqs = tuple(hz.requirements)
+    res = elude(t.char(cid), reqs, int(hz.harm), t.rules, t.st[cid].major)
+    t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", ("E1",), who=cid, at=list(sq),
+           eluded=res.exempt or bool(res.by), harm=res.harm, by=res.by)
+    if res.harm:
+        land(t, [Hit(cid, res.harm, ())])
+
+
+def _shouts(t: Turn) -> None:
+    """O6: what an observation taught is shouted to every ally still in the fight."""
+    for cid, adv in t.shares:
+        allies = [c for c in t.order() if c != cid and not t.enemies(c, cid) and t.active(c)]
+        if allies:
+            t.emit("shared", f"{t.name(cid)} shouts what was learnt to {', '.join(t.name(a) for a in allies)}",
+                   ("O6", "P2"), who=cid, to=allies)
+        for a in allies:
+            t.grant(a, adv, share=False)
+
+
+def _advances(t: Turn) -> None:
+    """O5: a slow intimidating advance (Wonder without a target) gives +1 for the rest of the combat
+    against every foe that already has a loss."""
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it and t.rules.halves[it.use].untargeted and it.target is None and t.active(cid):
+            bleeding = [c for c in t.order() if t.enemies(c, cid) and t.active(c) and t.st[c].losses > 0]
+            if not bleeding:
+                t.emit("no_effect", f"{t.name(cid)} advances menacingly, but no foe has a loss yet (O5)", ("O5",))
+            for foe in bleeding:
+                t.grant(cid, Advantage(foe, 1, "intimidating advance", "O5"), share=False)

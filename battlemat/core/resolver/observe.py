@@ -1,0 +1,113 @@
+"""P1, observations: checks against a foe's target number (O1, O3) and hiding from searchers (O4, O2)."""
+
+from __future__ import annotations
+
+from battlemat.core.rating import Rating
+from battlemat.core.resolver.ratings import group_count, rating
+from battlemat.core.resolver.turn import Turn
+from battlemat.core.state import Advantage
+from battlemat.types import CharId
+
+
+def observations(t: Turn) -> None:
+    """P1: Perception, Identify, Lore and Intuition against target numbers (O1, O3); then Stealth (O4)."""
+    groups: dict[tuple[str, CharId], list[CharId]] = {}
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it and it.target and t.rules.halves[it.use].act == "observe":
+            groups.setdefault((it.use, it.target), []).append(cid)
+    for (use, target), members in groups.items():
+        _observe(t, use, target, members)
+    for hider in t.order():
+        it = t.intents.get(hider)
+        if it is not None and it.use == "Stealth" and it.target is not None:
+            _hide(t, hider, it.target)
+
+
+def _grouped(t: Turn, members: list[CharId], use: str, vs: CharId) -> Rating:
+    """S7: characters making the same observation act once, at the best rating (the first of equals)
+    plus the group bonus."""
+    best = max((rating(t, m, use, vs, None) for m in members), key=lambda r: r.value)
+    if len(members) > 1:
+        n = group_count(t, members, t.rules.halves[use].pair)
+        best = best.with_(group=t.rules.group_bonus(n), group_size=n)
+    return best
+
+
+def _observe(t: Turn, use: str, target: CharId, members: list[CharId]) -> None:
+    """O1: a check against the foe's target number; success gives +1 against it for the rest of the
+    combat (Identify/Lore: against every foe of its kind); O3: Intuition gives +2 next turn."""
+    foe = t.char(target)
+    other = t.rules.halves[use].pair.replace(use, "").strip("/")
+    tn = foe.observe_tn.get(use, foe.observe_tn.get(other, t.rules.switch("default_observe_tn")))
+    r = _grouped(t, members, use, target)
+    roll = t.dice.check(r, tn, t.rng)
+    who = ", ".join(t.name(m) for m in members)
+    ok = "succeeds" if roll.success else "fails"
+    t.emit(
+        "check",
+        f"{who}: {r.explain()} vs {foe.name}'s target number {tn} -> {ok}" + (f" ({roll.detail})" if roll.detail else ""),
+        ("O1", "C1", roll.rule) + (("S7",) if len(members) > 1 else ()),
+        who=list(members),
+        use=use,
+        target=target,
+        tn=tn,
+        rating=r.to_dict(),
+        success=roll.success,
+        excess=roll.margin if roll.success else 0,
+    )
+    if not roll.success:
+        return
+    if use == "Intuition":
+        advs = [Advantage(target, 2, f"read {foe.name}'s intentions", "O3", t.n + 1)]
+    else:
+        foes = [target]
+        if use in ("Identify", "Lore") and foe.kind:
+            foes += [
+                c.id for c in t.enc.characters
+                if c.kind == foe.kind and c.id != target and t.enemies(c.id, members[0]) and t.active(c.id)
+            ]
+        advs = [Advantage(f, 1, f"studied with {use}", "O1") for f in foes]
+    sharing = any(t.intents[m].share for m in members)
+    for m in members:
+        for adv in advs:
+            t.grant(m, adv, share=sharing)
+    t.emit("observed", f"{who} learn{'s' if len(members) == 1 else ''} how to fight {foe.name}", ("O1",),
+           who=list(members), target=target)
+
+
+def _hide(t: Turn, hider: CharId, foe: CharId) -> None:
+    """O4: a hider is found by a higher Perception (active searchers grouped, S7; else the foe's
+    passive Perception, halved by O2); a tie keeps a motionless hider hidden [house]."""
+    it = t.intents[hider]
+    stealth = rating(t, hider, "Stealth", foe, None)
+    searchers = [
+        c for c in t.order()
+        if t.enemies(c, hider) and (s := t.intents.get(c)) is not None
+        and s.use == "Perception" and s.target in (None, hider)
+    ]
+    if searchers:
+        found_by = searchers
+        det = _grouped(t, searchers, "Perception", hider)
+        how = "searching actively"
+    else:
+        found_by = [foe]
+        det = rating(t, foe, "Perception", hider, None, halved=True)
+        how = "not searching: Perception halved (O2)"
+    roll = t.dice.contest(det, stealth, t.rng)
+    tie_hides = t.rules.switch("stealth_tie_hidden") and not it.moves
+    found = roll.winner == "attack" or (roll.winner == "tie" and not tie_hides)
+    names = ", ".join(t.name(c) for c in found_by)
+    t.emit(
+        "found" if found else "hidden",
+        f"{names} ({det.explain()}, {how}) vs {t.name(hider)} ({stealth.explain()}): "
+        + (f"{t.name(hider)} is found" if found else f"{t.name(hider)} stays hidden")
+        + (" (tie; motionless hider stays hidden)" if roll.winner == "tie" and not found else ""),
+        ("O4", "O2", "S7"),
+        who=hider,
+        searchers=found_by,
+        perception=det.to_dict(),
+        stealth=stealth.to_dict(),
+    )
+    if not found:
+        t.hidden.append((hider, foe))

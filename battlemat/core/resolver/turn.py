@@ -1,0 +1,137 @@
+"""The state of one turn being resolved, shared by the phases: what came in, what was declared, what
+has happened so far. Its interface, for the phase modules:
+
+- the world as it came in (read only): `enc`, `rules`, `state` (as the turn began), `n` (the turn's
+  number), `rng`, `dice`, `memory` (the match's, core.memory);
+- what was declared: `intents` by character, `attacks` (each declared attack with a target, in
+  declaration order), `blocks` (C5: which threats each Block/Dodge user meets at full rating);
+- the characters as they are now: `st` (written by the phases as losses, moves and advantages land);
+- what happened, for later phases and the end of the turn: `caused` and `suffered` (L2),
+  `attacked_by` (O4), `failed` (attacks that came to nothing), `shares` (O6), `hidden` (O4), `grips`
+  (M13, landed at the end of each attack step);
+- `events`, the record, appended to by `emit` only; `phase` names the phase running.
+Everything is simultaneous within one phase step: contests read `st` as the step began and their
+losses land together at its end (losses.land).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
+
+from battlemat.core.character import Character
+from battlemat.core.dice import DiceEngine
+from battlemat.core.encounter import Encounter
+from battlemat.core.events import Event
+from battlemat.core.intents import Intent
+from battlemat.core.memory import MatchMemory
+from battlemat.core.rules import Half, Rules
+from battlemat.core.state import Advantage, CharacterState, MatchState
+from battlemat.types import XY, CharId
+
+
+class Attack(NamedTuple):
+    """A declared attack with a target."""
+
+    who: CharId
+    use: str
+    target: CharId
+    half: Half
+
+
+@dataclass
+class Group:
+    """Characters doing the same thing to one target in one phase step: they act as one (S7)."""
+
+    use: str
+    target: CharId
+    members: list[CharId]
+    half: Half
+
+    @property
+    def key(self) -> tuple[str, CharId]:
+        return (self.use, self.target)
+
+
+class Hit(NamedTuple):
+    """Losses for `victim`, caused by `sources` (none: a hazard)."""
+
+    victim: CharId
+    losses: int
+    sources: tuple[CharId, ...]
+
+
+@dataclass
+class Turn:
+    enc: Encounter
+    state: MatchState
+    rng: random.Random
+    dice: DiceEngine
+    memory: MatchMemory
+    phase: str = "declare"
+    events: list[Event] = field(default_factory=list)
+    intents: dict[CharId, Intent] = field(default_factory=dict)
+    attacks: list[Attack] = field(default_factory=list)
+    blocks: dict[CharId, set[tuple[str, CharId]]] = field(default_factory=dict)
+    st: dict[CharId, CharacterState] = field(default_factory=dict)
+    caused: set[CharId] = field(default_factory=set)
+    suffered: set[CharId] = field(default_factory=set)
+    attacked_by: dict[CharId, set[CharId]] = field(default_factory=dict)
+    failed: set[CharId] = field(default_factory=set)  # attacks that came to nothing (R2, R4, P4)
+    shares: list[tuple[CharId, Advantage]] = field(default_factory=list)
+    hidden: list[tuple[CharId, CharId]] = field(default_factory=list)  # (hider, the foe it hides from)
+    grips: list[tuple[CharId, CharId, int]] = field(default_factory=list)  # (held, wrestler, rating)
+
+    def __post_init__(self) -> None:
+        self.rules: Rules = self.enc.rules
+        self.n = self.state.turn
+        self.st = dict(self.state.chars)
+
+    def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
+        self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))
+
+    def emit_data(self, type_: str, text: str, rules: tuple[str, ...], data: dict[str, object]) -> None:
+        """emit() for data already in a dict of its own (no keyword arguments to pack again)."""
+        self.events.append(Event(type_, self.n, self.phase, text, rules, MappingProxyType(data)))
+
+    def char(self, cid: CharId) -> Character:
+        return self.enc.by_id[cid]
+
+    def name(self, cid: CharId) -> str:
+        return self.enc.by_id[cid].name
+
+    def active(self, cid: CharId) -> bool:
+        return self.st[cid].active
+
+    def order(self) -> tuple[CharId, ...]:
+        """Declaration order of the encounter: the deterministic order of every loop."""
+        return self.enc.ids
+
+    def enemies(self, a: CharId, b: CharId) -> bool:
+        return self.char(a).side != self.char(b).side
+
+    def at(self, cid: CharId) -> XY | None:
+        """Where `cid` stands now (None: nowhere on a map)."""
+        sq = self.st[cid].at
+        return None if sq is None else (int(sq[0]), int(sq[1]))
+
+    def grant(self, cid: CharId, adv: Advantage, share: bool) -> None:
+        """A lasting or next-turn advantage (O1, O3, O4, O5), shouted to allies in P2 if `share` (O6)."""
+        s = self.st[cid]
+        if adv not in s.advantages:
+            self.st[cid] = s.with_(advantages=s.advantages + (adv,))
+        when = "for the rest of the combat" if adv.turn is None else f"in turn {adv.turn}"
+        self.emit(
+            "advantage",
+            f"{self.name(cid)} gains {adv.value:+d} against {self.name(adv.vs)} {when}: {adv.reason} ({adv.rule})",
+            (adv.rule,),
+            who=cid,
+            vs=adv.vs,
+            value=adv.value,
+            until=adv.turn,
+        )
+        if share:
+            self.shares.append((cid, adv))
