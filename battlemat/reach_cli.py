@@ -13,6 +13,7 @@ import sys
 
 from battlemat.core import movement
 from battlemat.core.errors import IllegalIntent, RulesError
+from battlemat.core.memory import MatchMemory
 from battlemat.io.encounter import load_encounter
 
 
@@ -51,10 +52,11 @@ def run(args: argparse.Namespace) -> int:
     if chars[args.who].at is None:
         return _fail(f"{args.who} has no square on the map (give it `at` or a token)")
     try:
-        mover = movement.mover_for(enc, chars, args.who, use, args.target, args.item)
+        mover = movement.mover_for(MatchMemory(enc), chars, args.who, use, args.target, args.item)
     except (KeyError, IllegalIntent) as exc:
         return _fail(str(exc))
-    rc = movement.reach(enc.board, enc.rules, mover, movement.context(enc, chars, enc.by_id[args.who].side, who=args.who))
+    ctx = movement.context(enc, chars, enc.by_id[args.who].side, who=args.who)
+    rc = movement.reach(enc.board, enc.rules, mover, ctx)
     if args.json:
         out = {
             "reachable": {f"{x},{y}": c for (x, y), c in sorted(rc.costs.items(), key=lambda kv: kv[0][::-1])},

@@ -133,8 +133,8 @@ def test_level_change_lookup_matches_looking_around_every_square(w, h, seed, r, 
     exactly where some square within r in x and y lies on another level, edges included."""
     import numpy as np
 
-    from battlemat.core.movement import level_changes_near
     from battlemat.core.board import Board
+    from battlemat.core.movement import level_changes_near
 
     rng = np.random.default_rng(seed)
     level = (rng.random((h, w)) < raised).astype(np.int8) * rng.integers(1, 3)  # some squares up 1 or 2

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemat.core import movement
+from battlemat.core.board import DIRECTIONS, Board
 from battlemat.core.movement import kernel
 from battlemat.core.movement.answers import answer
-from battlemat.core.board import DIRECTIONS, Board
 from battlemat.io.rules_file import load_rules
 
 RULES = load_rules()

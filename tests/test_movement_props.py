@@ -14,6 +14,7 @@ from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
 from battlemat.core.intents import Intent
 from battlemat.core.match import Match
+from battlemat.core.memory import MatchMemory
 from battlemat.io.rules_file import load_rules
 
 RULES = load_rules()
@@ -76,7 +77,7 @@ def test_route_is_followed_exactly_when_resolved_alone(scene):
     rules = RULES.with_overrides({"diagonals": diagonals})
     char = Character("a", "Ada", "h", skills={rules.pair_of(use): 3}, at=start)
     enc = Encounter("t", rules, (char,), board=board)
-    mover = movement.mover_for(enc, enc.initial_state().chars, "a", use)
+    mover = movement.mover_for(MatchMemory(enc), enc.initial_state().chars, "a", use)
     rc = movement.reach(board, rules, mover)
     for sq in sorted(rc.costs)[:4]:
         if sq == start:

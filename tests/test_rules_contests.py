@@ -263,16 +263,22 @@ _MODS = st.lists(st.builds(Modifier, st.sampled_from([-2, -1, 1, 2]), st.sampled
                            st.sampled_from(["R4", "R5", "S6"])), max_size=3)
 
 
+_PARTS = st.fixed_dictionaries({
+    "base": st.integers(0, 6), "equipment": st.integers(0, 2), "situational": _MODS.map(tuple),
+    "group": st.integers(0, 3), "group_size": st.integers(1, 4), "talent": st.integers(0, 2),
+    "matchup": st.integers(-2, 2), "losses": st.integers(0, 2), "adjustments": _MODS.map(tuple),
+    "halved": st.booleans(), "fixed": st.sampled_from([None, 0]),
+    "notes": st.lists(st.sampled_from(["group: a, b", "equipment: sword (S5)"]), max_size=2).map(tuple),
+})
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.integers(0, 6), st.integers(0, 2), _MODS, st.integers(0, 3), st.integers(1, 4), st.integers(0, 2),
-       st.integers(-2, 2), st.integers(0, 2), _MODS, st.booleans(), st.sampled_from([None, 0]),
-       st.lists(st.sampled_from(["group: a, b", "equipment: sword (S5)"]), max_size=2))
-def test_S2_explain_reads_every_part_in_order(base, equip, sit, group, size, talent, matchup, losses, adj, halved,
-                                             fixed, notes):
+@given(_PARTS)
+def test_S2_explain_reads_every_part_in_order(parts):
     """A rating's words (the log's 'Press 4 = base 2 +1 ...') name every part that parts() lists,
     in the same order, with the value after halving (S2, S3, S5-S8, L5, C5)."""
-    r = Rating("Press", base, equip, tuple(sit), group, size, talent, matchup, losses, tuple(adj), halved, fixed,
-               tuple(notes))
+    r = Rating("Press", **parts)
+    base, halved, fixed, notes = parts["base"], parts["halved"], parts["fixed"], parts["notes"]
     if fixed is not None:
         assert r.explain() == f"Press {r.value} (undefended, C5)"
         return

@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from battlemat.ai.view import View, weighted_choice
 from battlemat.core.character import Character
-from battlemat.core.movement import FAR, level_changes_near
 from battlemat.core.intents import Intent
+from battlemat.core.movement import FAR, level_changes_near
 from battlemat.types import XY
 
 Tactic = Callable[[View], Intent | None]

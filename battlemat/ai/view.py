@@ -16,7 +16,6 @@ from typing import Any
 
 from battlemat.core import geometry, movement
 from battlemat.core.character import Character
-from battlemat.core.encounter import Encounter
 from battlemat.core.memory import MatchMemory
 from battlemat.core.resolver import start_context
 from battlemat.core.state import CharacterState, MatchState
@@ -121,7 +120,9 @@ class View:
         if board is None or pa is None or pb is None:
             return 1
         steps = self.walk_field(pb)[pa[1] * board.width + pa[0]]
-        return steps if steps < movement.FAR else 100 + geometry.distance(board, pa, pb, self.enc.rules.switch("diagonals"))
+        if steps < movement.FAR:
+            return steps
+        return 100 + geometry.distance(board, pa, pb, self.enc.rules.switch("diagonals"))
 
     def walk_to(self, sq: XY, goal: XY) -> int:
         """Squares of walking from `sq` to `goal` (movement.FAR where no walk leads there)."""
@@ -169,7 +170,7 @@ class View:
         if self.board is None or self.at(self.me) is None:
             return {}
         ctx = start_context(self.enc, self.state, self.me.side, self.known)
-        mover = movement.mover_for(self.enc, self.state.chars, self.me.id, use, target, memory=self.known)
+        mover = movement.mover_for(self.known, self.state.chars, self.me.id, use, target)
         return movement.reach(self.board, self.enc.rules, mover, ctx).costs
 
     def destinations(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:

@@ -6,8 +6,9 @@ made it, with the rule behind each, so the log and the UI can explain any outcom
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import NamedTuple
+import dataclasses
+from dataclasses import KW_ONLY, dataclass, field
+from typing import Any, NamedTuple
 
 
 class Modifier(NamedTuple):
@@ -25,15 +26,17 @@ class Modifier(NamedTuple):
 SITUATIONAL_LIMIT = 2  # rule S6: the net situational modifier of one skill use is clamped to -2..+2
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Rating:
     """An effective rating and how it was reached.
 
     value = max(0, base + equipment + clamp(situational) + group + talent + matchup - losses),
     halved (round down) when the character opposes while doing something else (C5).
+    Built with keywords from this one field list; the numbers are worked out once, when it is made.
     """
 
     skill: str  # the half being used, e.g. "Press", or "item"
+    _: KW_ONLY
     base: int = 0
     equipment: int = 0
     situational: tuple[Modifier, ...] = ()
@@ -46,32 +49,16 @@ class Rating:
     halved: bool = False
     fixed: int | None = None  # an undefended opposition (C5: item use, Technology) is fixed at 0
     notes: tuple[str, ...] = ()  # rule-tagged words for anything else that shaped this rating
-    rules: tuple[str, ...] = field(default=())
+    rules: tuple[str, ...] = ()
     _numbers: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)  # raw, net, full, value
 
-    def __init__(
-        self, skill: str, base: int = 0, equipment: int = 0, situational: tuple[Modifier, ...] = (), group: int = 0,
-        group_size: int = 1, talent: int = 0, matchup: int = 0, losses: int = 0,
-        adjustments: tuple[Modifier, ...] = (), halved: bool = False, fixed: int | None = None,
-        notes: tuple[str, ...] = (), rules: tuple[str, ...] = (),
-    ) -> None:
-        # The fields as dataclass' own __init__ sets them (it would set them one by one through
-        # object.__setattr__; a turn makes a few dozen ratings), and the numbers worked out once:
-        # a rating is read again and again (contests, events, the UI).
-        raw = 0
-        for m in situational:
-            raw += m.value
-        net = max(-SITUATIONAL_LIMIT, min(SITUATIONAL_LIMIT, raw))
-        full = base + equipment + net + group + talent + matchup - losses
-        for m in adjustments:
-            full += m.value
-        full = max(0, full)
-        value = fixed if fixed is not None else (full // 2 if halved else full)
-        self.__dict__.update(
-            skill=skill, base=base, equipment=equipment, situational=situational, group=group,
-            group_size=group_size, talent=talent, matchup=matchup, losses=losses, adjustments=adjustments,
-            halved=halved, fixed=fixed, notes=notes, rules=rules, _numbers=(raw, net, full, value),
-        )
+    def __post_init__(self) -> None:
+        raw = sum(m.value for m in self.situational)
+        net = max(-SITUATIONAL_LIMIT, min(SITUATIONAL_LIMIT, raw))  # S6
+        full = self.base + self.equipment + net + self.group + self.talent + self.matchup - self.losses
+        full = max(0, full + sum(m.value for m in self.adjustments))
+        value = self.fixed if self.fixed is not None else (full // 2 if self.halved else full)  # C5
+        object.__setattr__(self, "_numbers", (raw, net, full, value))
 
     @property
     def situational_raw(self) -> int:
@@ -91,12 +78,9 @@ class Rating:
     def value(self) -> int:
         return self._numbers[3]
 
-    def with_(self, **changes: object) -> Rating:
+    def with_(self, **changes: Any) -> Rating:
         """A copy with some parts changed (and its numbers worked out again)."""
-        parts = dict(self.__dict__)
-        del parts["_numbers"]
-        parts.update(changes)
-        return Rating(**parts)  # type: ignore[arg-type]
+        return dataclasses.replace(self, **changes)
 
     def parts(self) -> list[tuple[str, int, str]]:
         """(label, value, rule) for every non-zero part, in the order the rules add them."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -56,18 +57,9 @@ class CharacterState:
         }
 
     def with_(self, **changes: Any) -> CharacterState:
-        """A copy with some fields changed: dataclasses.replace minus its checks. Built through
-        __init__, whose object.__setattr__ keeps the fields in the instance's own compact storage: a
-        copy made through `__dict__` is cheaper to make, but every later read of it is slower, and a
-        state is read far more often than made."""
-        assert changes.keys() <= _STATE_FIELDS, f"not a CharacterState field: {set(changes) - _STATE_FIELDS}"
-        g = changes.get
-        return CharacterState(g("minor", self.minor), g("major", self.major), g("defeated", self.defeated),
-                              g("fled", self.fled), g("at", self.at), g("advantages", self.advantages),
-                              g("deadly_losses", self.deadly_losses), g("held_by", self.held_by), g("hold", self.hold))
-
-
-_STATE_FIELDS = frozenset(f.name for f in fields(CharacterState) if f.init)  # (not `active`: it follows the others)
+        """A copy with some fields changed (dataclasses.replace: every field, a field added later
+        included, is carried over; `active` is worked out again)."""
+        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from battlemat.core import movement
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.core.intents import Intent
+from battlemat.core.memory import MatchMemory
 from battlemat.types import CharId
 
 
@@ -37,7 +38,7 @@ def reach_for(
     if board is None or chars[draft.who].at is None:
         return None
     try:
-        mover = movement.mover_for(enc, chars, draft.who, draft.use, draft.target, draft.item)
+        mover = movement.mover_for(MatchMemory(enc), chars, draft.who, draft.use, draft.target, draft.item)
     except (BattlematError, KeyError):  # a draft the rules refuse: the resolver's check will say why
         return None
     ctx = movement.context(enc, chars, enc.by_id[draft.who].side, sticky_uses(enc, declared or {}), who=draft.who)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from battlemat.core.board import Board
 from battlemat.core.movement.answers import answer
@@ -43,6 +43,9 @@ from battlemat.core.movement.walks import FAR, level_changes_near, walk_field
 from battlemat.core.rules import Rules
 from battlemat.types import XY, CharId
 
+if TYPE_CHECKING:
+    from battlemat.core.memory import MatchMemory
+
 __all__ = [
     "BLOCKED", "FAR", "MEMO_SIZE", "PIT", "Context", "Grid", "Mover", "Occupant", "Plan", "Reach", "ReachMemo",
     "Refusal", "Route", "Step", "StickyFoe", "allowance", "build_graph", "context", "follow", "forget", "grid",
@@ -66,19 +69,17 @@ def allowance(rules: Rules, char: Any, use: str, major: int = 0, item: str = "si
     return base
 
 
-def mover_for(enc: Any, chars: Mapping[CharId, Any], who: CharId, use: str, target: CharId | None = None,
-              item: str = "simple", memory: Any = None) -> Mover:
+def mover_for(known: MatchMemory, chars: Mapping[CharId, Any], who: CharId, use: str, target: CharId | None = None,
+              item: str = "simple") -> Mover:
     """The Mover for `who` using `use` (a canonical half) from its current square (M1-M3, M5, M7, M8).
-    `memory`, the match's (battlemat.core.memory.MatchMemory), remembers allowances for the match."""
+    `known` is the match's memory (core.memory): it knows the encounter and remembers allowances."""
+    enc = known.enc
     char, st = enc.by_id[who], chars[who]
     half = enc.rules.halves[use]
     jump = 0
     if half.jumps:  # M5: a jump's length comes from the Acrobatics/Climb rating with equipment
         jump = char.base(half.pair) + char.equipment_bonus(half.pair)[0]
-    if memory is not None:
-        allowed = memory.allowance(char, use, st.major, item, moving_shot=True)
-    else:
-        allowed = allowance(enc.rules, char, use, st.major, item, True)
+    allowed = known.allowance(char, use, st.major, item, moving_shot=True)
     if st.held_by is not None and not half.breaks_grip:
         allowed = 0  # C8: held in a grip (M13) nobody moves away but by Escape
     aims = half.charges or half.holds_ground  # M7, M8: its moves depend on where its target stands

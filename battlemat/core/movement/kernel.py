@@ -171,8 +171,10 @@ def search(q: Query) -> Answer:
     return Answer(bucket_search(t.flags, t.centre, ip, fp, scratch), q.mover)
 
 
-def _bucket_search(flags, centre, ip, fp, scratch):  # type: ignore[no-untyped-def]
+def _bucket_search(flags, centre, ip, fp, scratch):  # type: ignore[no-untyped-def]  # noqa: C901 - mirrors search.Reference whole
     """The search of `search.Reference` over flat arrays (see step.StepRules for the rules of one step).
+    Kept as one loop (ruff's complexity rule excused) so that it reads side by side with the two
+    functions it mirrors, state for state.
 
     flags[node, slot] (int16) describes the step to the neighbour in that slot: diagonal (1),
     difficult to enter (2), enterable (4), stairs at either end (8), the step's dx + 1 (<< 4) and

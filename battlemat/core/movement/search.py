@@ -81,7 +81,7 @@ class Reference(Found):
         self._parent: dict[int, _Link] = {}
         self._buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
         self._buckets[0].append(st0)
-        ended: dict[int, tuple[int, float, int]] = {}  # node -> (cost, deviation, state) of the first state ending there
+        ended: dict[int, tuple[int, float, int]] = {}  # node -> (cost, deviation, state): the first state ending there
         for c in range(allowance + 1):
             self._walk(c, ended)
         self._ended = list(ended.values())

@@ -8,6 +8,7 @@ adjacent foes (C7). Losses land together at the end of the step (losses.land), t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from battlemat.core import geometry
 from battlemat.core.dice import Roll
@@ -19,10 +20,18 @@ from battlemat.core.resolver.turn import Group, Hit, Turn
 from battlemat.types import CharId
 
 
-def contest_event(t: Turn, kind: str, att: tuple[Rating, list[CharId]], dfn: tuple[Rating, list[CharId]], how: str,
-                  roll: Roll, rules: Sequence[str]) -> None:
+class Sides(NamedTuple):
+    """Who meets whom in a contest, with the ratings each side brings."""
+
+    attack: Rating
+    attackers: list[CharId]
+    defense: Rating
+    defenders: list[CharId]
+
+
+def contest_event(t: Turn, kind: str, sides: Sides, how: str, roll: Roll, rules: Sequence[str]) -> None:
     """The record of a contest: both ratings with their breakdowns, how the defender opposed, the verdict."""
-    (a_rating, att_who), (d_rating, dfn_who) = att, dfn
+    a_rating, att_who, d_rating, dfn_who = sides
     a_names = ", ".join(t.name(m) for m in att_who)
     d_names = ", ".join(t.name(m) for m in dfn_who)
     if roll.winner == "attack":
@@ -89,7 +98,7 @@ def _interfere(t: Turn, g: Group, partner: Group) -> list[Hit]:
     ra, lead_a = group_rating(t, g, partner.use)
     rb, lead_b = group_rating(t, partner, g.use)
     roll = t.dice.contest(ra, rb, t.rng)
-    contest_event(t, "interfere", (ra, g.members), (rb, partner.members),
+    contest_event(t, "interfere", Sides(ra, g.members, rb, partner.members),
                   "attacking each other: one contest, only the higher succeeds (C3)", roll, ("C3",))
     if roll.winner == "attack":
         _grip(t, g, lead_a, ra)
@@ -110,7 +119,7 @@ def _attack(t: Turn, g: Group) -> list[Hit]:
     att, leader = group_rating(t, g, dskill)
     roll = t.dice.contest(att, dfn, t.rng)
     rules = ["C2", "C5"] + (["S7"] if len(g.members) > 1 else []) + (["C4"] if g.half.ranged else [])
-    contest_event(t, "attack", (att, g.members), (dfn, [g.target]), how, roll, rules)
+    contest_event(t, "attack", Sides(att, g.members, dfn, [g.target]), how, roll, rules)
     if roll.winner == "attack":
         _grip(t, g, leader, att)
         return [Hit(g.target, roll.margin, tuple(g.members))]
@@ -140,7 +149,7 @@ def _secondary_hits(t: Turn, groups: list[Group]) -> list[Hit]:
                 dfn, how, dskill = opposition(t, extra, sub)
                 att, _ = group_rating(t, sub, dskill, (Modifier(-1, "secondary target", "C7"),))
                 roll = t.dice.contest(att, dfn, t.rng)
-                contest_event(t, "secondary", (att, [m]), (dfn, [extra]), how, roll, ("C7", "C5"))
+                contest_event(t, "secondary", Sides(att, [m], dfn, [extra]), how, roll, ("C7", "C5"))
                 t.attacked_by.setdefault(extra, set()).add(m)
                 if roll.winner == "attack":
                     hits.append(Hit(extra, roll.margin, (m,)))

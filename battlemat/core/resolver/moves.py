@@ -115,7 +115,7 @@ def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[C
         now = snapshot[cid]
         if not now.active or now.at is None or now.held_by is not None:  # C8: held fast (logged by _escapes)
             continue
-        mover = movement.mover_for(t.enc, snapshot, cid, it.use, it.target, it.item, t.memory)
+        mover = movement.mover_for(t.memory, snapshot, cid, it.use, it.target, it.item)
         side = t.enc.by_id[cid].side
         plan_ctx = start_context(t.enc, t.state, side, t.memory)  # as P2 began: as the turn began
         if side not in ctxs:

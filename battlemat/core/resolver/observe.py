@@ -46,7 +46,8 @@ def _observe(t: Turn, use: str, target: CharId, members: list[CharId]) -> None:
     ok = "succeeds" if roll.success else "fails"
     t.emit(
         "check",
-        f"{who}: {r.explain()} vs {foe.name}'s target number {tn} -> {ok}" + (f" ({roll.detail})" if roll.detail else ""),
+        f"{who}: {r.explain()} vs {foe.name}'s target number {tn} -> {ok}"
+        + (f" ({roll.detail})" if roll.detail else ""),
         ("O1", "C1", roll.rule) + (("S7",) if len(members) > 1 else ()),
         who=list(members),
         use=use,

@@ -178,7 +178,7 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str, 
     for sq in ((intent.to,) if intent.to is not None else ()) + tuple(intent.path):
         if not board.inside(tuple(sq)):
             raise IllegalIntent(who, f"square {tuple(sq)} is off the map", "M1", "path" if intent.path else "to")
-    mover = movement.mover_for(enc, state.chars, who, use, intent.target, intent.item, memory)
+    mover = movement.mover_for(memory, state.chars, who, use, intent.target, intent.item)
     ctx = start_context(enc, state, enc.by_id[who].side, memory)
     if intent.path:
         route = movement.follow(board, enc.rules, mover, ctx, [_xy(p) for p in intent.path])
