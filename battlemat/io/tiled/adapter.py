@@ -152,7 +152,6 @@ def _relink(src: str, from_dir: Path, to_dir: Path) -> str:
 def _embed_tilesets(doc: Doc) -> None:
     """Read each external tileset safely and put its content in the map, images relinked to the map's
     folder; check images exist and the tileset's tile count is bounded."""
-    map_dir = doc.path.parent
     total_tiles = 0
     for index, ts in enumerate(list(doc.root.findall("tileset"))):
         firstgid = int_attr(ts, "firstgid", doc, f"tileset[{index}]", 1)
@@ -160,78 +159,11 @@ def _embed_tilesets(doc: Doc) -> None:
         file = doc.file
         el = ts
         if source:
-            ts_path = map_dir / source
-            place = f"tileset[{index}] {source!r}"
-            if ts_path.suffix.lower() in (".tsj", ".json"):
-                raise doc.fail(place, "JSON tilesets are not supported (battlemat reads Tiled's XML formats)",
-                               "open the tileset in Tiled, File > Export As... a .tsx, then in the map "
-                               "Map > Replace Tileset... with the .tsx")
-            if not ts_path.is_file():
-                raise doc.fail(place, f"tileset file not found (looked for {ts_path})",
-                               "put the .tsx file there, or open the map in Tiled, locate the tileset when "
-                               "asked, and save")
-            file = str(ts_path)
-            el = read_xml(ts_path, file, "tileset")
-            if el.tag != "tileset":
-                raise doc.fail("", f"not a Tiled tileset: the document is <{el.tag}>",
-                               "point the map at a .tsx tileset", file)
-            el = copy.deepcopy(el)
-            for img in el.iter("image"):
-                if img.get("source"):
-                    img.set("source", _relink(img.get("source", ""), ts_path.parent, map_dir))
-            el.set("firstgid", str(firstgid))
-            el.attrib.pop("source", None)
-            # Swap in place so pytmx sees an embedded tileset; the map keeps its attribute order.
-            pos = list(doc.root).index(ts)
-            doc.root.remove(ts)
-            doc.root.insert(pos, el)
+            file, el = _embed_external_tileset(doc, ts, index, firstgid)
         name = el.get("name") or Path(source or doc.file).stem
         tplace = f"tileset {name!r}"
-        tile_w = int_attr(el, "tilewidth", doc, tplace, 0, file)
-        tile_h = int_attr(el, "tileheight", doc, tplace, 0, file)
-        image = el.find("image")
-        if image is not None:
-            src = image.get("source", "")
-            if src:
-                img_path = map_dir / src
-                if not img_path.is_file():
-                    doc.missing_image(tplace, f"tileset image not found (looked for {os.path.normpath(img_path)})",
-                                      "put the image there, or in Tiled open the tileset and pick its image again "
-                                      "(Tileset > Tileset Properties > Image)", file)
-                    image.attrib.setdefault("width", "0")
-                    image.attrib.setdefault("height", "0")
-                elif image.get("width") is None or image.get("height") is None:
-                    size = _image_size(img_path)
-                    if size is None:
-                        raise doc.fail(tplace, "the tileset image's size is not written and cannot be read from "
-                                       "the file", "open the tileset in Tiled and save it (Tiled writes the image "
-                                       "width and height)", file)
-                    image.set("width", str(size[0]))
-                    image.set("height", str(size[1]))
-            if tile_w <= 0 or tile_h <= 0:
-                raise doc.fail(tplace, "tile width and height must be above 0",
-                               "set them in Tileset > Tileset Properties", file)
-            iw = int_attr(image, "width", doc, tplace, 0, file)
-            ih = int_attr(image, "height", doc, tplace, 0, file)
-            margin = int_attr(el, "margin", doc, tplace, 0, file)
-            spacing = int_attr(el, "spacing", doc, tplace, 0, file)
-            cols = max(0, (iw - 2 * margin + spacing) // max(1, tile_w + spacing))
-            rows = max(0, (ih - 2 * margin + spacing) // max(1, tile_h + spacing))
-            total_tiles += cols * rows
-        for tile in el.findall("tile"):
-            timg = tile.find("image")
-            if timg is not None and timg.get("source"):  # relinked to the map's folder above
-                tile_path = os.path.normpath(map_dir / timg.get("source", ""))
-                if not os.path.isfile(tile_path):
-                    doc.missing_image(f"{tplace} tile {tile.get('id')}",
-                                      f"tile image not found (looked for {tile_path})",
-                                      "put the image there, or in Tiled open the tileset and replace the tile's "
-                                      "image", file)
-            # pytmx cannot read class-typed properties on tiles; they never carry terrain.
-            for props in tile.findall("properties"):
-                for prop in list(props):
-                    if prop.get("type") == "class":
-                        props.remove(prop)
+        total_tiles += _image_tile_count(doc, el, tplace, file)
+        _check_tiles(doc, el, tplace, file)
         total_tiles += len(el.findall("tile"))
         if total_tiles > MAX_TILES:
             raise doc.fail(tplace, f"the tilesets cut more than {MAX_TILES:,} tiles", "use fewer or larger tiles", file)
@@ -239,12 +171,118 @@ def _embed_tilesets(doc: Doc) -> None:
     doc.tilesets.sort(key=lambda t: t.firstgid)
 
 
+def _embed_external_tileset(doc: Doc, ts: Element, index: int, firstgid: int) -> tuple[str, Element]:
+    """Read the .tsx that `<tileset source=...>` names and swap its content in for the reference:
+    the tileset's file (for messages) and the embedded <tileset>, its images relinked to the map's folder."""
+    source = ts.get("source", "")
+    map_dir = doc.path.parent
+    ts_path = map_dir / source
+    place = f"tileset[{index}] {source!r}"
+    if ts_path.suffix.lower() in (".tsj", ".json"):
+        raise doc.fail(place, "JSON tilesets are not supported (battlemat reads Tiled's XML formats)",
+                       "open the tileset in Tiled, File > Export As... a .tsx, then in the map "
+                       "Map > Replace Tileset... with the .tsx")
+    if not ts_path.is_file():
+        raise doc.fail(place, f"tileset file not found (looked for {ts_path})",
+                       "put the .tsx file there, or open the map in Tiled, locate the tileset when "
+                       "asked, and save")
+    file = str(ts_path)
+    el = read_xml(ts_path, file, "tileset")
+    if el.tag != "tileset":
+        raise doc.fail("", f"not a Tiled tileset: the document is <{el.tag}>",
+                       "point the map at a .tsx tileset", file)
+    el = copy.deepcopy(el)
+    for img in el.iter("image"):
+        if img.get("source"):
+            img.set("source", _relink(img.get("source", ""), ts_path.parent, map_dir))
+    el.set("firstgid", str(firstgid))
+    el.attrib.pop("source", None)
+    # Swap in place so pytmx sees an embedded tileset; the map keeps its attribute order.
+    pos = list(doc.root).index(ts)
+    doc.root.remove(ts)
+    doc.root.insert(pos, el)
+    return file, el
+
+
+def _image_tile_count(doc: Doc, el: Element, tplace: str, file: str) -> int:
+    """How many tiles pytmx cuts from a tileset's image (0 for a collection of images)."""
+    tile_w = int_attr(el, "tilewidth", doc, tplace, 0, file)
+    tile_h = int_attr(el, "tileheight", doc, tplace, 0, file)
+    image = el.find("image")
+    if image is None:
+        return 0
+    _image_attributes(doc, image, tplace, file)
+    if tile_w <= 0 or tile_h <= 0:
+        raise doc.fail(tplace, "tile width and height must be above 0",
+                       "set them in Tileset > Tileset Properties", file)
+    iw = int_attr(image, "width", doc, tplace, 0, file)
+    ih = int_attr(image, "height", doc, tplace, 0, file)
+    margin = int_attr(el, "margin", doc, tplace, 0, file)
+    spacing = int_attr(el, "spacing", doc, tplace, 0, file)
+    cols = max(0, (iw - 2 * margin + spacing) // max(1, tile_w + spacing))
+    rows = max(0, (ih - 2 * margin + spacing) // max(1, tile_h + spacing))
+    return cols * rows
+
+
+def _image_attributes(doc: Doc, image: Element, tplace: str, file: str) -> None:
+    """A tileset image's width and height, which pytmx needs: read from the file when Tiled did not
+    write them; a missing image is reported (the board needs no pictures) and counts no tiles."""
+    src = image.get("source", "")
+    if not src:
+        return
+    img_path = doc.path.parent / src
+    if not img_path.is_file():
+        doc.missing_image(tplace, f"tileset image not found (looked for {os.path.normpath(img_path)})",
+                          "put the image there, or in Tiled open the tileset and pick its image again "
+                          "(Tileset > Tileset Properties > Image)", file)
+        image.attrib.setdefault("width", "0")
+        image.attrib.setdefault("height", "0")
+    elif image.get("width") is None or image.get("height") is None:
+        size = _image_size(img_path)
+        if size is None:
+            raise doc.fail(tplace, "the tileset image's size is not written and cannot be read from "
+                           "the file", "open the tileset in Tiled and save it (Tiled writes the image "
+                           "width and height)", file)
+        image.set("width", str(size[0]))
+        image.set("height", str(size[1]))
+
+
+def _check_tiles(doc: Doc, el: Element, tplace: str, file: str) -> None:
+    """Each tile's own image must exist (its path was relinked to the map's folder); class-typed tile
+    properties are dropped, since pytmx cannot read them on tiles and they never carry terrain."""
+    for tile in el.findall("tile"):
+        timg = tile.find("image")
+        if timg is not None and timg.get("source"):
+            tile_path = os.path.normpath(doc.path.parent / timg.get("source", ""))
+            if not os.path.isfile(tile_path):
+                doc.missing_image(f"{tplace} tile {tile.get('id')}",
+                                  f"tile image not found (looked for {tile_path})",
+                                  "put the image there, or in Tiled open the tileset and replace the tile's "
+                                  "image", file)
+        for props in tile.findall("properties"):
+            for prop in list(props):
+                if prop.get("type") == "class":
+                    props.remove(prop)
+
+
+@dataclass(frozen=True)
+class _Template:
+    """An object template (.tx) as read once for all its instances."""
+
+    obj: Element  # the template's <object>
+    path: Path
+    ts_source: str | None  # the normalized path of the template's tileset, when it has one
+    ts_first: int  # the firstgid the template gives that tileset
+
+
+_SHAPES = ("ellipse", "point", "polygon", "polyline", "text")
+
 
 def _resolve_templates(doc: Doc) -> None:
     """Merge object templates (.tx) into their instances, as Tiled's --detach-templates does: the
     instance's attributes and properties win. pytmx ignores templates; tokens and terrain may use them."""
     map_dir = doc.path.parent
-    cache: dict[Path, tuple[Element, str | None, int]] = {}
+    cache: dict[Path, _Template] = {}
     by_source = {}
     for ts in doc.tilesets:
         if ts.file != doc.file:
@@ -257,51 +295,72 @@ def _resolve_templates(doc: Doc) -> None:
             place = f"object {obj.get('id', '?')} {obj.get('name', '')!r}".rstrip()
             tpath = map_dir / src
             if tpath not in cache:
-                if not tpath.is_file():
-                    raise doc.fail(place, f"object template not found (looked for {os.path.normpath(tpath)})",
-                                   "put the .tx file there, or in Tiled select the object and use Detach Template")
-                troot = read_xml(tpath, str(tpath), "template")
-                tobj = troot.find("object")
-                if troot.tag != "template" or tobj is None:
-                    raise doc.fail("", "not a Tiled object template", "re-save the template from Tiled", str(tpath))
-                tts = troot.find("tileset")
-                ts_source = None
-                ts_first = 1
-                if tts is not None and tts.get("source"):
-                    ts_source = os.path.normpath(tpath.parent / tts.get("source", ""))
-                    ts_first = int_attr(tts, "firstgid", doc, "tileset", 1, str(tpath))
-                cache[tpath] = (tobj, ts_source, ts_first)
-            tobj, ts_source, ts_first = cache[tpath]
-            for key, value in tobj.attrib.items():
-                if key == "gid":
-                    gid = int_attr(tobj, "gid", doc, "object", None, str(tpath))
-                    flags, local = gid & ~GID_MASK, (gid & GID_MASK) - ts_first
-                    map_first = by_source.get(ts_source or "")
-                    if "gid" not in obj.attrib:
-                        if map_first is not None:
-                            obj.set("gid", str((map_first + local) | flags))
-                        else:
-                            # The map lacks the template's tileset: keep the area, drop the picture.
-                            y = float(obj.get("y", tobj.get("y", "0")))
-                            obj.set("y", str(y - float(obj.get("height", tobj.get("height", "0")))))
-                    continue
-                obj.attrib.setdefault(key, value)
-            if not any(obj.find(s) is not None for s in ("ellipse", "point", "polygon", "polyline", "text")):
-                for shape in ("ellipse", "point", "polygon", "polyline", "text"):
-                    found = tobj.find(shape)
-                    if found is not None:
-                        obj.append(copy.deepcopy(found))
-            tprops = tobj.find("properties")
-            if tprops is not None:
-                props = obj.find("properties")
-                if props is None:
-                    props = Element("properties")
-                    obj.insert(0, props)
-                have = {p.get("name") for p in props.findall("property")}
-                for p in tprops.findall("property"):
-                    if p.get("name") not in have:
-                        props.append(copy.deepcopy(p))
+                cache[tpath] = _read_template(doc, tpath, place)
+            template = cache[tpath]
+            _merge_attributes(doc, obj, template, by_source)
+            _merge_shape(obj, template.obj)
+            _merge_properties(obj, template.obj)
             del obj.attrib["template"]
+
+
+def _read_template(doc: Doc, tpath: Path, place: str) -> _Template:
+    if not tpath.is_file():
+        raise doc.fail(place, f"object template not found (looked for {os.path.normpath(tpath)})",
+                       "put the .tx file there, or in Tiled select the object and use Detach Template")
+    troot = read_xml(tpath, str(tpath), "template")
+    tobj = troot.find("object")
+    if troot.tag != "template" or tobj is None:
+        raise doc.fail("", "not a Tiled object template", "re-save the template from Tiled", str(tpath))
+    tts = troot.find("tileset")
+    ts_source = None
+    ts_first = 1
+    if tts is not None and tts.get("source"):
+        ts_source = os.path.normpath(tpath.parent / tts.get("source", ""))
+        ts_first = int_attr(tts, "firstgid", doc, "tileset", 1, str(tpath))
+    return _Template(tobj, tpath, ts_source, ts_first)
+
+
+def _merge_attributes(doc: Doc, obj: Element, template: _Template, by_source: dict[str, int]) -> None:
+    """The template's attributes where the instance has none; its tile (gid) renumbered into the
+    map's gids through the tileset both use (`by_source`: the map's firstgid of each tileset file)."""
+    tobj = template.obj
+    for key, value in tobj.attrib.items():
+        if key == "gid":
+            gid = int_attr(tobj, "gid", doc, "object", None, str(template.path))
+            flags, local = gid & ~GID_MASK, (gid & GID_MASK) - template.ts_first
+            map_first = by_source.get(template.ts_source or "")
+            if "gid" not in obj.attrib:
+                if map_first is not None:
+                    obj.set("gid", str((map_first + local) | flags))
+                else:
+                    # The map lacks the template's tileset: keep the area, drop the picture.
+                    y = float(obj.get("y", tobj.get("y", "0")))
+                    obj.set("y", str(y - float(obj.get("height", tobj.get("height", "0")))))
+            continue
+        obj.attrib.setdefault(key, value)
+
+
+def _merge_shape(obj: Element, tobj: Element) -> None:
+    """The template's shape (ellipse, point, polygon, ...) unless the instance has one of its own."""
+    if not any(obj.find(s) is not None for s in _SHAPES):
+        for shape in _SHAPES:
+            found = tobj.find(shape)
+            if found is not None:
+                obj.append(copy.deepcopy(found))
+
+
+def _merge_properties(obj: Element, tobj: Element) -> None:
+    """The template's properties that the instance does not set itself."""
+    tprops = tobj.find("properties")
+    if tprops is not None:
+        props = obj.find("properties")
+        if props is None:
+            props = Element("properties")
+            obj.insert(0, props)
+        have = {p.get("name") for p in props.findall("property")}
+        for p in tprops.findall("property"):
+            if p.get("name") not in have:
+                props.append(copy.deepcopy(p))
 
 
 # -- step 3: pytmx ---------------------------------------------------------------------------------
