@@ -137,10 +137,23 @@ def write(plan: Plan) -> None:
     print(f"wrote maps/{plan.file} ({width}x{height})")
 
 
-def scatter(ground: list[str], layer: list[str], rng: random.Random, allowed: str, keep_free: set[tuple[int, int]],
-            choices: str, density: float, away_from: str = "", distance: int = 0) -> list[str]:
-    """Add overlay characters at random to empty squares whose ground is in `allowed`, away from
-    squares whose ground is in `away_from`; clustered (a square next to a filled one is likelier)."""
+@dataclass(frozen=True)
+class Scatter:
+    """How `scatter` fills a layer: characters of `choices` on empty squares whose ground is in
+    `allowed`, each with about `density` chance, never on `keep_free` squares nor within `distance`
+    squares of ground in `away_from`."""
+
+    allowed: str
+    choices: str
+    density: float
+    keep_free: set[tuple[int, int]] = field(default_factory=set)
+    away_from: str = ""
+    distance: int = 0
+
+
+def scatter(ground: list[str], layer: list[str], rng: random.Random, how: Scatter) -> list[str]:
+    """Add overlay characters at random to empty squares whose ground is in `how.allowed`, away from
+    squares whose ground is in `how.away_from`; clustered (a square next to a filled one is likelier)."""
     grid = [list(r) for r in layer]
     h, w = len(grid), len(grid[0])
 
@@ -151,14 +164,14 @@ def scatter(ground: list[str], layer: list[str], rng: random.Random, allowed: st
     for _ in range(2):
         for y in range(h):
             for x in range(w):
-                if grid[y][x] != "." or ground[y][x] not in allowed or (x, y) in keep_free:
+                if grid[y][x] != "." or ground[y][x] not in how.allowed or (x, y) in how.keep_free:
                     continue
-                if away_from and near(x, y, away_from, distance):
+                if how.away_from and near(x, y, how.away_from, how.distance):
                     continue
                 filled = sum(1 for i in (-1, 0, 1) for j in (-1, 0, 1)
-                             if 0 <= x + i < w and 0 <= y + j < h and grid[y + j][x + i] in choices)
-                if rng.random() < density * (0.6 + 0.35 * filled):
-                    grid[y][x] = rng.choice(choices)
+                             if 0 <= x + i < w and 0 <= y + j < h and grid[y + j][x + i] in how.choices)
+                if rng.random() < how.density * (0.6 + 0.35 * filled):
+                    grid[y][x] = rng.choice(how.choices)
     return ["".join(r) for r in grid]
 
 
@@ -301,7 +314,8 @@ def _forest_layers() -> list[tuple[str, list[str]]]:
         "................................",
         "................................",
     ]
-    woods = scatter(ground, woods, rng, "g", FOREST_CAST, "TpT", 0.30, away_from="DRw", distance=1)
+    trees = Scatter(allowed="g", choices="TpT", density=0.30, keep_free=FOREST_CAST, away_from="DRw", distance=1)
+    woods = scatter(ground, woods, rng, trees)
     ground = sprinkle(ground, rng, "g", "m", 0.18)
     ground = fray(ground, "D", "g", "SZ", rng, 0.45)
     return [("ground", ground), ("woods", woods)]

@@ -757,7 +757,26 @@ def write_png(path: Path, rgba: np.ndarray) -> None:
     path.write_bytes(png)
 
 
-def sheet(tiles: list[Tile], columns: int, tw: int, th: int, seed: int) -> np.ndarray:
+@dataclass(frozen=True)
+class TilesetLayout:
+    """One tileset: its tiles in order, `columns` to a row of the sheet, each tile_w x tile_h pixels."""
+
+    name: str
+    image: str  # the sheet's path as the .tsx names it (relative to maps/)
+    tiles: list[Tile]
+    columns: int
+    tile_w: int
+    tile_h: int
+    hexagonal: bool = False
+
+
+SQUARE_LAYOUT = TilesetLayout("battlemat", "../assets/tiles/battlemat.png", SQUARE_TILES, SQUARE_COLUMNS, 32, 32)
+HEX_LAYOUT = TilesetLayout("battlemat_hex", "../assets/tiles/battlemat_hex.png", HEX_TILES, HEX_COLUMNS, HEX_W, HEX_H,
+                           hexagonal=True)
+
+
+def sheet(layout: TilesetLayout, seed: int) -> np.ndarray:
+    tiles, columns, tw, th = layout.tiles, layout.columns, layout.tile_w, layout.tile_h
     rows = -(-len(tiles) // columns)
     out = np.zeros((rows * th, columns * tw, 4), np.uint8)
     for i, tile in enumerate(tiles):
@@ -778,8 +797,9 @@ def property_xml(name: str, value: object) -> str:
     return f'<property name="{name}"{extra} value={quoteattr(str(value))}/>'
 
 
-def tileset_xml(name: str, image: str, tiles: list[Tile], columns: int, tw: int, th: int, img_w: int, img_h: int,
-                hexagonal: bool = False) -> str:
+def tileset_xml(layout: TilesetLayout, img_w: int, img_h: int) -> str:
+    name, image, tiles, columns = layout.name, layout.image, layout.tiles, layout.columns
+    tw, th, hexagonal = layout.tile_w, layout.tile_h, layout.hexagonal
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<tileset version="1.8" tiledversion="1.8.2" name="{name}" tilewidth="{tw}" tileheight="{th}" '
@@ -841,16 +861,12 @@ def project_json() -> str:
 def main() -> None:
     tiles_dir = ROOT / "assets" / "tiles"
     maps_dir = ROOT / "maps"
-    square = sheet(SQUARE_TILES, SQUARE_COLUMNS, 32, 32, 1000)
+    square = sheet(SQUARE_LAYOUT, 1000)
     write_png(tiles_dir / "battlemat.png", square)
-    hexes = sheet(HEX_TILES, HEX_COLUMNS, HEX_W, HEX_H, 2000)
+    hexes = sheet(HEX_LAYOUT, 2000)
     write_png(tiles_dir / "battlemat_hex.png", hexes)
-    (maps_dir / "battlemat.tsx").write_text(tileset_xml(
-        "battlemat", "../assets/tiles/battlemat.png", SQUARE_TILES, SQUARE_COLUMNS, 32, 32,
-        square.shape[1], square.shape[0]))
-    (maps_dir / "battlemat_hex.tsx").write_text(tileset_xml(
-        "battlemat_hex", "../assets/tiles/battlemat_hex.png", HEX_TILES, HEX_COLUMNS, HEX_W, HEX_H,
-        hexes.shape[1], hexes.shape[0], hexagonal=True))
+    (maps_dir / "battlemat.tsx").write_text(tileset_xml(SQUARE_LAYOUT, square.shape[1], square.shape[0]))
+    (maps_dir / "battlemat_hex.tsx").write_text(tileset_xml(HEX_LAYOUT, hexes.shape[1], hexes.shape[0]))
     (maps_dir / "battlemat.tiled-project").write_text(project_json())
     print(f"wrote {tiles_dir}/battlemat.png ({len(SQUARE_TILES)} tiles), battlemat_hex.png ({len(HEX_TILES)} tiles), "
           "maps/battlemat.tsx, maps/battlemat_hex.tsx, maps/battlemat.tiled-project")

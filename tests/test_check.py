@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from test_maps import grid, layer, obj, objects, tile, tileset, write_map
+from test_maps import Area, grid, layer, obj, objects, tile, tileset, write_map
 
 from battlemat.cli import main
 
@@ -56,7 +56,7 @@ def test_bundled_maps_and_encounters_are_clean(capsys: pytest.CaptureFixture[str
 
 
 def test_a_clean_map_and_encounter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    m = simple_map(tmp_path, objects("tokens", obj(1, "kwirt", 40, 40, 8, 8)))
+    m = simple_map(tmp_path, objects("tokens", obj(1, "kwirt", Area(40, 40, 8, 8))))
     e = encounter(tmp_path, lizard_at="[0, 0]")
     code, out = check(capsys, m, e)
     assert code == 0 and out.splitlines() == [f"ok: {m}", f"ok: {e}"]
@@ -64,7 +64,7 @@ def test_a_clean_map_and_encounter(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_misspelled_and_unknown_terrain_properties(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ts = tileset(tile(0, "floor"), tile(1, "", blokced=True), tile(2, "rubbel"), tile(3, "", door=True))
-    terrain = objects("terrain", obj(1, "ledge", 0, 0, 32, 32, levle=1, colour="red", level=1))
+    terrain = objects("terrain", obj(1, "ledge", Area(0, 0, 32, 32), levle=1, colour="red", level=1))
     m = write_map(tmp_path, ts, layer("g", grid(4, 3, 1, _1_0=2, _2_0=3, _3_0=4)), terrain)
     code, out = check(capsys, m)
     assert code == 2
@@ -89,8 +89,8 @@ def test_wrong_property_types_and_bad_directions(tmp_path: Path, capsys: pytest.
 
 
 def test_tokens_without_characters_and_nameless_tokens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    simple_map(tmp_path, objects("tokens", obj(1, "kwirt", 40, 40, 8, 8), obj(2, "bandit", 8, 8, 8, 8),
-                                 obj(3, "", 70, 8, 8, 8)))
+    simple_map(tmp_path, objects("tokens", obj(1, "kwirt", Area(40, 40, 8, 8)), obj(2, "bandit", Area(8, 8, 8, 8)),
+                                 obj(3, "", Area(70, 8, 8, 8))))
     e = encounter(tmp_path)
     code, out = check(capsys, e)
     assert code == 2
@@ -115,7 +115,7 @@ def test_characters_must_stand_on_open_squares(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_a_token_on_a_wall_is_reported_in_the_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    m = simple_map(tmp_path, objects("tokens", obj(1, "kwirt", 100, 40, 8, 8)))
+    m = simple_map(tmp_path, objects("tokens", obj(1, "kwirt", Area(100, 40, 8, 8))))
     code, out = check(capsys, encounter(tmp_path))
     assert code == 2 and f"{m}: layer 'tokens' object 'kwirt': kwirt stands at [3, 1] on a blocked square" in out
 
@@ -127,7 +127,7 @@ def test_an_encounter_whose_map_is_missing(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_encounter_and_map_problems_are_listed_together(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    simple_map(tmp_path, objects("terrain", obj(1, "x", 0, 0, 32, 32, cover=5)))
+    simple_map(tmp_path, objects("terrain", obj(1, "x", Area(0, 0, 32, 32), cover=5)))
     e = encounter(tmp_path, map_name="m.tmx")
     e.write_text(e.read_text().replace("Melee = 4", "Melee = 9"))
     code, out = check(capsys, e)
@@ -156,7 +156,7 @@ def test_missing_images_are_listed(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_a_problem_shared_by_two_encounters_is_listed_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    simple_map(tmp_path, objects("terrain", obj(1, "x", 0, 0, 32, 32, levle=1)))
+    simple_map(tmp_path, objects("terrain", obj(1, "x", Area(0, 0, 32, 32), levle=1)))
     a, b = encounter(tmp_path, name="a.toml"), encounter(tmp_path, name="b.toml")
     code, out = check(capsys, a, b)
     assert code == 2 and out.count("unknown terrain property 'levle'") == 1

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -63,9 +64,24 @@ def objects(name: str, *objs: str) -> str:
     return f'<objectgroup name="{name}">{"".join(objs)}</objectgroup>'
 
 
-def obj(oid: int, name: str = "", x: float = 0, y: float = 0, w: float = 0, h: float = 0, cls: str = "",
-        shape: str = "", extra: str = "", **props: object) -> str:
+@dataclass(frozen=True)
+class Area:
+    """Where an object is, in pixels: x, y of its top-left corner (a tile object's bottom-left) and its
+    width and height (both 0: a point, or a shape given by its points)."""
+
+    x: float = 0
+    y: float = 0
+    w: float = 0
+    h: float = 0
+
+
+ORIGIN = Area()
+
+
+def obj(oid: int, name: str = "", area: Area = ORIGIN, cls: str = "", shape: str = "", extra: str = "",
+        **props: object) -> str:
     head = f'<object id="{oid}" name="{name}"' + (f' type="{cls}"' if cls else "")
+    x, y, w, h = area.x, area.y, area.w, area.h
     head += f' x="{x}" y="{y}"' + (f' width="{w}" height="{h}"' if w or h else "") + extra + ">"
     body = ("<properties>" + "".join(prop(k, v) for k, v in props.items()) + "</properties>") if props else ""
     return head + body + shape + "</object>"
@@ -193,10 +209,10 @@ def test_terrain_objects_override_tiles(tmp_path: Path) -> None:
     rows = grid(6, 4, 2, _0_0=1, _1_0=1, _2_0=1)
     terrain = objects(
         "terrain",
-        obj(1, "breach", 0, 0, 64, 32, blocked=False, opaque=False),  # opens two wall squares
-        obj(2, "dais", 96, 32, 64, 64, level=2),
-        obj(3, "chasm", 0, 64, 32, 32, cls="chasm"),
-        obj(4, "later wins", 96, 32, 32, 32, level=1),
+        obj(1, "breach", Area(0, 0, 64, 32), blocked=False, opaque=False),  # opens two wall squares
+        obj(2, "dais", Area(96, 32, 64, 64), level=2),
+        obj(3, "chasm", Area(0, 64, 32, 32), cls="chasm"),
+        obj(4, "later wins", Area(96, 32, 32, 32), level=1),
     )
     b = load_board(write_map(tmp_path, ts, layer("g", rows), terrain, width=6, height=4))
     assert b.blocked[0].tolist() == [False, False, True, False, False, False]
@@ -209,10 +225,10 @@ def test_terrain_object_shapes_cover_the_squares_whose_centres_they_hold(tmp_pat
     ts = tileset(tile(0, "floor"))
     terrain = objects(
         "terrain",
-        obj(1, "ellipse", 8, 8, 80, 80, shape="<ellipse/>", difficult=True),  # a circle of radius 40
-        obj(2, "triangle", 128, 0, shape='<polygon points="0,0 96,0 0,96"/>', cover=1),
-        obj(3, "rotated", 224, 0, 96, 32, extra=' rotation="90"', pit=True),  # turns down-left, over x=6
-        obj(4, "point", 40, 100, shape="<point/>", level=1),
+        obj(1, "ellipse", Area(8, 8, 80, 80), shape="<ellipse/>", difficult=True),  # a circle of radius 40
+        obj(2, "triangle", Area(128, 0), shape='<polygon points="0,0 96,0 0,96"/>', cover=1),
+        obj(3, "rotated", Area(224, 0, 96, 32), extra=' rotation="90"', pit=True),  # turns down-left, over x=6
+        obj(4, "point", Area(40, 100), shape="<point/>", level=1),
     )
     b = load_board(write_map(tmp_path, ts, layer("g", grid(8, 4, 1)), terrain, width=8, height=4))
     assert b.difficult[:3, :3].astype(int).tolist() == [[0, 1, 0], [1, 1, 1], [0, 1, 0]]
@@ -223,7 +239,7 @@ def test_terrain_object_shapes_cover_the_squares_whose_centres_they_hold(tmp_pat
 
 def test_tile_objects_in_the_terrain_layer_bring_their_tile_terrain(tmp_path: Path) -> None:
     ts = tileset(tile(0, "floor"), tile(1, "statue"))
-    terrain = objects("terrain", obj(1, "", 32, 64, 32, 32, extra=' gid="2"'))  # hangs from its bottom-left
+    terrain = objects("terrain", obj(1, "", Area(32, 64, 32, 32), extra=' gid="2"'))  # hangs from its bottom-left
     b = load_board(write_map(tmp_path, ts, layer("g", grid(4, 3, 1)), terrain))
     assert b.blocked[1, 1] and b.opaque[1, 1] and int(b.blocked.sum()) == 1
 
@@ -233,18 +249,18 @@ def test_tokens_place_characters_by_object_name(tmp_path: Path) -> None:
     ts = tileset(tile(0, "floor"), tile(1, "floor"))
     toks = objects(
         "tokens",
-        obj(1, "kwirt", 36, 4, 24, 24, shape="<ellipse/>"),
-        obj(2, "lizard", 100, 80, shape="<point/>"),
-        obj(3, "tile_token", 0, 96, 32, 32, extra=' gid="2"'),  # tile objects hang from their bottom-left
-        obj(4, "", 10, 10, 5, 5),  # nameless: nobody (check reports it)
+        obj(1, "kwirt", Area(36, 4, 24, 24), shape="<ellipse/>"),
+        obj(2, "lizard", Area(100, 80), shape="<point/>"),
+        obj(3, "tile_token", Area(0, 96, 32, 32), extra=' gid="2"'),  # tile objects hang from their bottom-left
+        obj(4, "", Area(10, 10, 5, 5)),  # nameless: nobody (check reports it)
     )
     b = load_board(write_map(tmp_path, ts, layer("g", grid(4, 3, 1)), toks))
     assert dict(b.tokens) == {"kwirt": (1, 0), "lizard": (3, 2), "tile_token": (0, 2)}
 
 
 @pytest.mark.parametrize("objs, words", [
-    ((obj(1, "kwirt", 200, 10, 10, 10),), "token 'kwirt' is off the map"),
-    ((obj(1, "kwirt", 10, 10, 10, 10), obj(2, "kwirt", 40, 10, 10, 10)), "a second token named 'kwirt'"),
+    ((obj(1, "kwirt", Area(200, 10, 10, 10)),), "token 'kwirt' is off the map"),
+    ((obj(1, "kwirt", Area(10, 10, 10, 10)), obj(2, "kwirt", Area(40, 10, 10, 10))), "a second token named 'kwirt'"),
 ])
 def test_broken_tokens_are_load_errors(tmp_path: Path, objs: tuple[str, ...], words: str) -> None:
     path = write_map(tmp_path, tileset(tile(0, "floor")), layer("g", grid(4, 3, 1)), objects("tokens", *objs))
@@ -277,7 +293,7 @@ def test_M11_hex_stagger_is_read_and_places_tokens(tmp_path: Path, axis: str, in
     geometry = Board.empty(5, 4, "hex", stagger_axis=axis, stagger_index=index, tile_width=32, tile_height=36,
                            hex_side_length=18)
     cx, cy = geometry.centers()
-    toks = objects("tokens", *(obj(i + 1, f"c{i}", float(cx[y, x]) + 3, float(cy[y, x]) - 3, shape="<point/>")
+    toks = objects("tokens", *(obj(i + 1, f"c{i}", Area(float(cx[y, x]) + 3, float(cy[y, x]) - 3), shape="<point/>")
                                for i, (x, y) in enumerate(squares)))
     b = load_board(write_map(tmp_path, tileset(tile(0, "floor")), layer("g", grid(5, 4, 1)), toks, width=5, height=4,
                              head=head, tile_size=(32, 36)))

@@ -149,6 +149,27 @@ def parse_encounter(
     for key in data:
         if key not in ("encounter", "rules", "character", "turn"):
             r.bad(key, f"unknown table {key!r}", "use [encounter], [rules], [[character]] and [[turn]]")
+    title, seed, dice, map_ref = _head(r, data, file, base_dir)
+
+    overrides = r.table(data.get("rules", {}), "rules")
+    try:
+        rules = rules.with_overrides(overrides)
+        r.rules = rules
+    except RulesError as exc:
+        r.bad("rules", str(exc), "see `battlemat rules` for every key and its current value")
+
+    chars = _characters(r, data)
+    turns = _turns(r, data, {c.id: c for c in chars})
+
+    if r.problems:
+        raise LoadError(r.problems)
+    return Encounter(
+        title=title, rules=rules, characters=tuple(chars), seed=seed, dice=dice, map=map_ref, turns=tuple(turns)
+    )
+
+
+def _head(r: _Reader, data: Mapping[str, Any], file: str, base_dir: Path | None) -> tuple[str, int, str, str | None]:
+    """The [encounter] table: title, seed, dice and map (checked to exist next to the file)."""
     head = r.table(data.get("encounter", {}), "encounter")
     if "encounter" not in data:
         r.bad("encounter", "missing the [encounter] table", 'add [encounter] with title = "..."')
@@ -162,14 +183,10 @@ def parse_encounter(
     if map_ref is not None and base_dir is not None and not (base_dir / map_ref).is_file():
         r.bad("encounter.map", f"map file {map_ref!r} not found next to the encounter",
               "fix the path (relative to this file)")
+    return title, seed, dice, map_ref
 
-    overrides = r.table(data.get("rules", {}), "rules")
-    try:
-        rules = rules.with_overrides(overrides)
-        r.rules = rules
-    except RulesError as exc:
-        r.bad("rules", str(exc), "see `battlemat rules` for every key and its current value")
 
+def _characters(r: _Reader, data: Mapping[str, Any]) -> list[Character]:
     chars: list[Character] = []
     raw_chars = data.get("character", [])
     if not isinstance(raw_chars, list):
@@ -182,107 +199,60 @@ def parse_encounter(
         c = _character(r, rc, f"character[{i}]", seen)
         if c is not None:
             chars.append(c)
-    by_id = {c.id: c for c in chars}
+    return chars
 
-    turns: list[tuple[Intent, ...]] = []
+
+def _turns(r: _Reader, data: Mapping[str, Any], by_id: Mapping[str, Character]) -> list[tuple[Intent, ...]]:
     raw_turns = data.get("turn", [])
     if not isinstance(raw_turns, list):
         r.bad("turn", "turns are an array of tables", "write each one as [[turn]] with [[turn.intent]] entries")
         raw_turns = []
-    for ti, rt in enumerate(raw_turns):
-        tt = r.table(rt, f"turn[{ti}]")
-        r.unknown(tt, {"intent"}, f"turn[{ti}]")
-        intents: list[Intent] = []
-        who_seen: set[str] = set()
-        raw_intents = tt.get("intent", [])
-        if not isinstance(raw_intents, list):
-            r.bad(f"turn[{ti}].intent", "intents are an array of tables", "write each one as [[turn.intent]]")
-            raw_intents = []
-        for ii, ri in enumerate(raw_intents):
-            it = _intent(r, ri, f"turn[{ti}].intent[{ii}]", by_id)
-            if it is None:
-                continue
-            if it.who in who_seen:
-                r.bad(f"turn[{ti}].intent[{ii}].who", f"{it.who!r} already has an intent this turn (P1)",
-                      "give each character at most one intent per turn")
-            who_seen.add(it.who)
-            intents.append(it)
-        turns.append(tuple(intents))
+    return [_turn(r, rt, f"turn[{ti}]", by_id) for ti, rt in enumerate(raw_turns)]
 
-    if r.problems:
-        raise LoadError(r.problems)
-    return Encounter(
-        title=title, rules=rules, characters=tuple(chars), seed=seed, dice=dice, map=map_ref, turns=tuple(turns)
-    )
+
+def _turn(r: _Reader, rt: Any, place: str, by_id: Mapping[str, Character]) -> tuple[Intent, ...]:
+    """One [[turn]]: its intents, at most one for each character (P1)."""
+    tt = r.table(rt, place)
+    r.unknown(tt, {"intent"}, place)
+    intents: list[Intent] = []
+    who_seen: set[str] = set()
+    raw_intents = tt.get("intent", [])
+    if not isinstance(raw_intents, list):
+        r.bad(f"{place}.intent", "intents are an array of tables", "write each one as [[turn.intent]]")
+        raw_intents = []
+    for ii, ri in enumerate(raw_intents):
+        it = _intent(r, ri, f"{place}.intent[{ii}]", by_id)
+        if it is None:
+            continue
+        if it.who in who_seen:
+            r.bad(f"{place}.intent[{ii}].who", f"{it.who!r} already has an intent this turn (P1)",
+                  "give each character at most one intent per turn")
+        who_seen.add(it.who)
+        intents.append(it)
+    return tuple(intents)
 
 
 def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | None:
     t = r.table(rc, place)
     if not t:
         return None
-    cid = t.get("id")
-    if not isinstance(cid, str) or not cid.strip():
-        r.bad(f"{place}.id", "every character needs an id (text)", 'add id = "kwirt"')
+    cid = _character_id(r, t, place, seen)
+    if cid is None:
         return None
     place = f"{place} {cid!r}"
-    if cid in seen:
-        r.bad(f"{place}.id", f"duplicate id {cid!r}", "give every character its own id")
-        return None
-    seen.add(cid)
     r.unknown(t, _CHAR_KEYS, place)
     side = r.typed(t, "side", str, place, "")
     if not side:
         r.bad(f"{place}.side", "every character needs a side", 'add side = "heroes" (any name)')
     skills = r.ratings(t.get("skills", {}), f"{place}.skills", "a rating")
-    talents = r.ratings(t.get("talents", {}), f"{place}.talents", "a talent")
-    for pair, value in talents.items():
-        if value > skills.get(pair, 0):
-            r.bad(f"{place}.talents.{pair!r}", f"talent {value} is above the base rating {skills.get(pair, 0)} (S3)",
-                  f"lower the talent or raise {pair} in skills")
-    equipment: list[Equipment] = []
-    for where, e in r.entries(t.get("equipment", []), f"{place}.equipment", {"name", "skill", "bonus", "quality"}):
-        eq_pair = r.pair(e.get("skill"), f"{where}.skill")
-        bonus = e.get("bonus")
-        quality = e.get("quality")
-        if bonus is None and quality is not None:
-            key = f"equipment_{quality}"
-            if key not in r.rules.switches:
-                r.bad(f"{where}.quality", f"unknown quality {quality!r}", "use excellent or enchanted (S5)")
-                continue
-            bonus = r.rules.switch(key)
-        if isinstance(bonus, bool) or bonus not in (1, 2):
-            r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {bonus!r}", "use bonus = 1 or 2")
-            continue
-        if eq_pair:
-            equipment.append(Equipment(str(e.get("name", "item")), eq_pair, int(bonus)))
-    tns: dict[str, int] = {}
-    for name, value in r.table(t.get("observe_tn", {}), f"{place}.observe_tn").items():
-        try:
-            half = r.rules.half(name).name
-        except RulesError:
-            r.bad(f"{place}.observe_tn.{name!r}", f"unknown skill half {name!r}",
-                  "use Perception, Identify, Lore or Intuition")
-            continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            r.bad(f"{place}.observe_tn.{name!r}", f"a target number is a whole number >= 0, found {value!r}")
-            continue
-        tns[half] = value
+    talents = _talents(r, t, place, skills)
+    equipment = _equipment(r, t, place)
+    tns = _observe_tns(r, t, place)
     at = r.square(t["at"], f"{place}.at") if "at" in t else None
     ai = r.typed(t, "ai", str, place, "")
     if ai and ai not in AI_NAMES:
         r.bad(f"{place}.ai", f"unknown tactics {ai!r}", f"use one of: {', '.join(AI_NAMES)}")
-    script: list[ScriptStep] = []
-    for where, st in r.entries(t.get("script", []), f"{place}.script", {"use", "until", "turns", "target"}):
-        try:
-            use = r.rules.half(str(st.get("use", ""))).name
-        except RulesError as exc:
-            r.bad(f"{where}.use", str(exc), 'name a skill half, e.g. use = "Melee"')
-            continue
-        until = r.typed(st, "until", str, where, "")
-        if until not in SCRIPT_CONDITIONS:
-            r.bad(f"{where}.until", f"unknown condition {until!r}", f"use one of: {', '.join(SCRIPT_CONDITIONS[1:])}")
-        turns = r.typed(st, "turns", int, where, 0)
-        script.append(ScriptStep(use, until, max(0, turns), r.typed(st, "target", str, where, "")))
+    script = _script(r, t, place)
     return Character(
         id=cid,
         name=r.typed(t, "name", str, place, cid),
@@ -300,6 +270,84 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
     )
 
 
+def _character_id(r: _Reader, t: Mapping[str, Any], place: str, seen: set[str]) -> str | None:
+    """A character's id, text and unique in the encounter (added to `seen`); None when it is not."""
+    cid = t.get("id")
+    if not isinstance(cid, str) or not cid.strip():
+        r.bad(f"{place}.id", "every character needs an id (text)", 'add id = "kwirt"')
+        return None
+    if cid in seen:
+        r.bad(f"{place} {cid!r}.id", f"duplicate id {cid!r}", "give every character its own id")
+        return None
+    seen.add(cid)
+    return cid
+
+
+def _talents(r: _Reader, t: Mapping[str, Any], place: str, skills: Mapping[str, int]) -> dict[str, int]:
+    """Talent ratings, none above its pair's base rating (S3)."""
+    talents = r.ratings(t.get("talents", {}), f"{place}.talents", "a talent")
+    for pair, value in talents.items():
+        if value > skills.get(pair, 0):
+            r.bad(f"{place}.talents.{pair!r}", f"talent {value} is above the base rating {skills.get(pair, 0)} (S3)",
+                  f"lower the talent or raise {pair} in skills")
+    return talents
+
+
+def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
+    """Equipment with a bonus of 1 or 2, given as a number or as a quality (S5)."""
+    equipment: list[Equipment] = []
+    for where, e in r.entries(t.get("equipment", []), f"{place}.equipment", {"name", "skill", "bonus", "quality"}):
+        eq_pair = r.pair(e.get("skill"), f"{where}.skill")
+        bonus = e.get("bonus")
+        quality = e.get("quality")
+        if bonus is None and quality is not None:
+            key = f"equipment_{quality}"
+            if key not in r.rules.switches:
+                r.bad(f"{where}.quality", f"unknown quality {quality!r}", "use excellent or enchanted (S5)")
+                continue
+            bonus = r.rules.switch(key)
+        if isinstance(bonus, bool) or bonus not in (1, 2):
+            r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {bonus!r}", "use bonus = 1 or 2")
+            continue
+        if eq_pair:
+            equipment.append(Equipment(str(e.get("name", "item")), eq_pair, int(bonus)))
+    return equipment
+
+
+def _observe_tns(r: _Reader, t: Mapping[str, Any], place: str) -> dict[str, int]:
+    """Target numbers others must reach to observe the character, by skill half."""
+    tns: dict[str, int] = {}
+    for name, value in r.table(t.get("observe_tn", {}), f"{place}.observe_tn").items():
+        try:
+            half = r.rules.half(name).name
+        except RulesError:
+            r.bad(f"{place}.observe_tn.{name!r}", f"unknown skill half {name!r}",
+                  "use Perception, Identify, Lore or Intuition")
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            r.bad(f"{place}.observe_tn.{name!r}", f"a target number is a whole number >= 0, found {value!r}")
+            continue
+        tns[half] = value
+    return tns
+
+
+def _script(r: _Reader, t: Mapping[str, Any], place: str) -> list[ScriptStep]:
+    """The steps a scripted character follows: a skill half, until a condition or for some turns."""
+    script: list[ScriptStep] = []
+    for where, st in r.entries(t.get("script", []), f"{place}.script", {"use", "until", "turns", "target"}):
+        try:
+            use = r.rules.half(str(st.get("use", ""))).name
+        except RulesError as exc:
+            r.bad(f"{where}.use", str(exc), 'name a skill half, e.g. use = "Melee"')
+            continue
+        until = r.typed(st, "until", str, where, "")
+        if until not in SCRIPT_CONDITIONS:
+            r.bad(f"{where}.until", f"unknown condition {until!r}", f"use one of: {', '.join(SCRIPT_CONDITIONS[1:])}")
+        turns = r.typed(st, "turns", int, where, 0)
+        script.append(ScriptStep(use, until, max(0, turns), r.typed(st, "target", str, where, "")))
+    return script
+
+
 def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> Intent | None:
     t = r.table(ri, place)
     if not t:
@@ -310,45 +358,13 @@ def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> 
         known = ", ".join(by_id) or "none"
         r.bad(f"{place}.who", f"unknown character {who!r}", f"use a character id: {known}")
         return None
-    use_raw = t.get("use")
-    use = ""
-    if not isinstance(use_raw, str):
-        r.bad(f"{place}.use", "every intent needs use = a skill half or \"item\"", 'add use = "Melee"')
+    use = _intent_use(r, t, place)
+    if use is None:
         return None
-    if use_raw.strip().lower() == "item":
-        use = "item"
-    else:
-        try:
-            use = r.rules.half(use_raw).name
-        except RulesError as exc:
-            r.bad(f"{place}.use", str(exc), "name one half, e.g. Melee or Press, or \"item\"")
-            return None
-    targets: list[str] = []
-    target = r.typed(t, "target", str, place, None)
-    if target is not None:
-        targets.append(target)
-    also = r.typed(t, "also", list, place, [])
-    for a in also:
-        if not isinstance(a, str):
-            r.bad(f"{place}.also", f"secondary targets are character ids, found {a!r}")
-    targets += [a for a in also if isinstance(a, str)]
-    for tg in targets:
-        if tg not in by_id:
-            r.bad(f"{place}.target", f"target {tg!r} is not a character in this encounter",
-                  f"use one of: {', '.join(by_id)}")
-    mods: list[Modifier] = []
-    for where, mt in r.entries(t.get("modifiers", []), f"{place}.modifiers", {"value", "reason"}):
-        v = mt.get("value")
-        if isinstance(v, bool) or v not in (-2, -1, 1, 2):
-            r.bad(f"{where}.value", f"a situational modifier is -2, -1, +1 or +2 (S6), found {v!r}", "use +-1 or +-2")
-            continue
-        mods.append(Modifier(int(v), str(mt.get("reason", "GM ruling"))))
+    target, also = _intent_targets(r, t, place, by_id)
+    mods = _modifiers(r, t, place)
     to = r.square(t["to"], f"{place}.to") if "to" in t else None
-    path: list[tuple[int, int]] = []
-    for pi, p in enumerate(r.typed(t, "path", list, place, [])):
-        sq = r.square(p, f"{place}.path[{pi}]")
-        if sq is not None:
-            path.append(sq)
+    path = _path(r, t, place)
     throw = r.square(t["throw"], f"{place}.throw") if "throw" in t else None
     item = r.typed(t, "item", str, place, "simple")
     if item not in r.rules.item_move:
@@ -365,3 +381,60 @@ def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> 
         item=item,
         throw=throw,
     )
+
+
+def _intent_use(r: _Reader, t: Mapping[str, Any], place: str) -> str | None:
+    """The skill half an intent uses, or "item"; None (reported) when it names neither."""
+    use_raw = t.get("use")
+    if not isinstance(use_raw, str):
+        r.bad(f"{place}.use", "every intent needs use = a skill half or \"item\"", 'add use = "Melee"')
+        return None
+    if use_raw.strip().lower() == "item":
+        return "item"
+    try:
+        return r.rules.half(use_raw).name
+    except RulesError as exc:
+        r.bad(f"{place}.use", str(exc), "name one half, e.g. Melee or Press, or \"item\"")
+        return None
+
+
+def _intent_targets(
+    r: _Reader, t: Mapping[str, Any], place: str, by_id: Mapping[str, Character]
+) -> tuple[str | None, list[Any]]:
+    """The intent's target and its secondary targets (`also`, as written), each checked to be a character."""
+    targets: list[str] = []
+    target = r.typed(t, "target", str, place, None)
+    if target is not None:
+        targets.append(target)
+    also = r.typed(t, "also", list, place, [])
+    for a in also:
+        if not isinstance(a, str):
+            r.bad(f"{place}.also", f"secondary targets are character ids, found {a!r}")
+    targets += [a for a in also if isinstance(a, str)]
+    for tg in targets:
+        if tg not in by_id:
+            r.bad(f"{place}.target", f"target {tg!r} is not a character in this encounter",
+                  f"use one of: {', '.join(by_id)}")
+    return target, also
+
+
+def _modifiers(r: _Reader, t: Mapping[str, Any], place: str) -> list[Modifier]:
+    """Situational modifiers of -2, -1, +1 or +2 with their reasons (S6)."""
+    mods: list[Modifier] = []
+    for where, mt in r.entries(t.get("modifiers", []), f"{place}.modifiers", {"value", "reason"}):
+        v = mt.get("value")
+        if isinstance(v, bool) or v not in (-2, -1, 1, 2):
+            r.bad(f"{where}.value", f"a situational modifier is -2, -1, +1 or +2 (S6), found {v!r}", "use +-1 or +-2")
+            continue
+        mods.append(Modifier(int(v), str(mt.get("reason", "GM ruling"))))
+    return mods
+
+
+def _path(r: _Reader, t: Mapping[str, Any], place: str) -> list[tuple[int, int]]:
+    """The squares of an intent's `path`, each [x, y]."""
+    path: list[tuple[int, int]] = []
+    for pi, p in enumerate(r.typed(t, "path", list, place, [])):
+        sq = r.square(p, f"{place}.path[{pi}]")
+        if sq is not None:
+            path.append(sq)
+    return path

@@ -1,0 +1,93 @@
+"""Tiled maps (.tmx) to a `Board`, read headless and safely (DESIGN: files people edit).
+
+How a map is read, and why each step is there (the module that does it in brackets):
+1. The XML is parsed with defusedxml, so entity bombs and external entities are refused before
+   anything else happens (`xmlsafe`, which also keeps every size bound, MAX_*, with its reason).
+   The declared size is checked against MAX_CELLS before any layer data is decoded (a 332 KB zlib
+   map declaring 8000x8000 costs pytmx 12 s and 1.3 GB) (`checks`).
+2. What pytmx cannot read gets a LoadError that says how to fix it in Tiled: infinite maps, zstd,
+   JSON maps and tilesets, isometric orientations, missing tilesets, images and templates (`checks`,
+   `adapter`). External tilesets and object templates are read here (again with defusedxml) and
+   embedded in the tree pytmx receives, so pytmx never opens a file itself (`adapter`). Compressed
+   data is inflated with a bound first, so a small file cannot expand into gigabytes (`checks`).
+3. pytmx decodes the layers and maps the gids (`TiledMap.parse_xml` on the prepared tree), with its
+   default image loader: no graphics library. pytmx imports pygame when it can; the adapter keeps
+   it out, so the headless layers stay headless (STYLE 1, 2) (`adapter`).
+4. Terrain comes from tile properties and tile classes (presets), combined over all tile layers,
+   then from the areas of object layers named `terrain`. Tokens come from object layers named
+   `tokens`. Terrain properties are read from the XML, where their declared types are visible
+   (`terrain`, with `shapes` for the squares an object covers).
+
+`document` holds the tree while it is prepared, shared by the steps. This front keeps the public API
+(`load_map`, `load_board`, `read_tiled`, `lint_map`: the last is what `battlemat check` reports about
+a map) and every name other packages import from `battlemat.io.tiled`.
+
+pytmx regroups layers by kind (pytmx issue #106); `MapInfo.layers` keeps the document order, which
+is the drawing order, with each layer's index in `TiledMap.layers`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from battlemat.core.board import Board
+from battlemat.io.errors import LoadError, Problem
+from battlemat.io.tiled.adapter import (
+    GID_MASK,
+    HEX_120,
+    LayerInfo,
+    MapInfo,
+    gid_variants,
+    map_info,
+    parse_pytmx,
+    prepare,
+    pytmx,
+)
+from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
+from battlemat.io.tiled.xmlsafe import MAX_CELLS, MAX_FILE_BYTES, MAX_OBJECTS, MAX_TILES
+
+__all__ = [
+    "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "PRESETS",
+    "TERRAIN_NAMES", "LayerInfo", "MapInfo", "gid_variants", "lint_map", "load_board", "load_map", "pytmx",
+    "read_tiled",
+]
+
+
+def load_map(path: str | Path, *, max_cells: int = MAX_CELLS, require_images: bool = False) -> tuple[Board, MapInfo]:
+    """Read a .tmx into a Board and its MapInfo. Raises LoadError listing every problem found.
+    Missing images are tolerated unless `require_images` (the board needs no pictures; Tiled itself
+    opens such maps with placeholders); `battlemat check` and `read_tiled` report them."""
+    doc = prepare(Path(path), max_cells, require_images)
+    tmx = parse_pytmx(doc, None)
+    reader = TerrainReader(doc, tmx)
+    board = reader.board()
+    if reader.errors:
+        raise LoadError(reader.errors)
+    return board, map_info(doc, tmx)
+
+
+def load_board(path: str | Path, *, max_cells: int = MAX_CELLS) -> Board:
+    return load_map(path, max_cells=max_cells)[0]
+
+
+def read_tiled(path: str | Path, image_loader: Callable[..., Any] | None = None, *, max_cells: int = MAX_CELLS) -> Any:
+    """The pytmx TiledMap of a map, prepared as `load_map` does (safe XML, bounded size, tilesets and
+    templates embedded): for the UI, which passes pytmx.util_pygame.pygame_image_loader. Every image
+    must exist here (a missing one is a LoadError), since the window draws them."""
+    return parse_pytmx(prepare(Path(path), max_cells, require_images=True), image_loader)
+
+
+def lint_map(path: str | Path, *, max_cells: int = MAX_CELLS) -> tuple[Board | None, list[Problem]]:
+    """Every problem of a map, for `battlemat check`: what load_map refuses plus what it tolerates
+    (unknown or misspelled property names, properties of the wrong Tiled type, nameless tokens)."""
+    try:
+        doc = prepare(Path(path), max_cells)
+        tmx = parse_pytmx(doc, None)
+    except LoadError as exc:
+        return None, exc.problems
+    reader = TerrainReader(doc, tmx)
+    board = reader.board()
+    return (None if reader.errors else board), doc.lint + reader.errors + reader.lint
+

@@ -1,0 +1,142 @@
+"""Which squares a Tiled object covers: terrain areas and token positions, on square and hex grids.
+
+Terrain objects are rectangles, ellipses, polygons or tile objects, possibly rotated; a square
+belongs to one when its centre lies inside. Each object is tested only against the squares in its
+own bounding box (`window`), so an object costs its own area, not the map's. Tokens stand on the
+square nearest to the centre of their shape.
+"""
+
+from __future__ import annotations
+
+import math
+from xml.etree.ElementTree import Element
+
+import numpy as np
+
+from battlemat.core.board import Board
+
+
+class ObjectSquares:
+    """The squares under objects on one board's geometry (its size, grid and tile size)."""
+
+    def __init__(self, geometry: Board) -> None:
+        self.geometry = geometry
+        self._centers: tuple[np.ndarray, np.ndarray] | None = None
+
+    def centers(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._centers is None:
+            self._centers = self.geometry.centers()
+        return self._centers
+
+    def window(self, x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice]:
+        """Rows and columns whose centres may lie in a pixel box, so an object costs its own area, not
+        the map's (one cell of margin covers the hex stagger)."""
+        geo = self.geometry
+        pitch_x, pitch_y = float(geo.tile_width), float(geo.tile_height)
+        if geo.grid == "hex":
+            tw, th, side = geo.tile_width & ~1, geo.tile_height & ~1, geo.hex_side_length
+            if geo.stagger_axis == "x":
+                pitch_x = float((tw - side) // 2 + side)
+            else:
+                pitch_y = float((th - side) // 2 + side)
+        pitch_x, pitch_y = max(pitch_x, 1.0), max(pitch_y, 1.0)
+
+        def span(lo: float, hi: float, pitch: float, n: int) -> slice:
+            first = max(0, math.floor(lo / pitch) - 1)
+            last = min(n, math.ceil(hi / pitch) + 1)
+            return slice(first, max(first, last))
+
+        return span(y0, y1, pitch_y, geo.height), span(x0, x1, pitch_x, geo.width)
+
+    def mask(self, obj: Element) -> tuple[tuple[slice, slice], np.ndarray] | None:
+        """Squares whose centres lie inside an object's area (rotation included), as a window of the
+        board and the mask within it; None when the object has no area (polylines, text)."""
+        if obj.find("polyline") is not None or obj.find("text") is not None:
+            return None
+        x, y = float(obj.get("x", "0")), float(obj.get("y", "0"))
+        ow, oh = float(obj.get("width", "0")), float(obj.get("height", "0"))
+        poly = obj.find("polygon")
+        if obj.find("point") is not None or (ow <= 0 and oh <= 0 and poly is None):
+            sq = self.nearest_square(x, y)
+            if sq is None:
+                return (slice(0, 0), slice(0, 0)), np.zeros((0, 0), bool)
+            return (slice(sq[1], sq[1] + 1), slice(sq[0], sq[0] + 1)), np.ones((1, 1), bool)
+        pts: list[tuple[float, ...]] = []
+        if poly is not None:
+            pts = [tuple(map(float, p.split(","))) for p in (poly.get("points") or "").split()]
+            corners = pts or [(0.0, 0.0)]
+        elif obj.get("gid"):  # tile objects hang from their bottom-left corner
+            corners = [(0.0, -oh), (ow, -oh), (0.0, 0.0), (ow, 0.0)]
+        else:
+            corners = [(0.0, 0.0), (ow, 0.0), (0.0, oh), (ow, oh)]
+        rot = math.radians(float(obj.get("rotation", "0")))
+        cos, sin = math.cos(rot), math.sin(rot)
+        world = [(x + px * cos - py * sin, y + px * sin + py * cos) for px, py, *_ in corners]
+        window = self.window(min(p[0] for p in world), min(p[1] for p in world),
+                              max(p[0] for p in world), max(p[1] for p in world))
+        cx, cy = self.centers()
+        lx, ly = cx[window] - x, cy[window] - y  # centres in the object's own frame, unrotated
+        if rot:
+            lx, ly = lx * cos + ly * sin, -lx * sin + ly * cos
+        if poly is not None:
+            return window, inside_polygon(lx, ly, pts)
+        if obj.get("gid"):
+            ly = ly + oh
+        if obj.find("ellipse") is not None:
+            if ow <= 0 or oh <= 0:
+                return window, np.zeros(lx.shape, bool)
+            return window, ((lx - ow / 2) / (ow / 2)) ** 2 + ((ly - oh / 2) / (oh / 2)) ** 2 <= 1.0
+        return window, (lx >= 0) & (lx < ow) & (ly >= 0) & (ly < oh)
+
+    def nearest_square(self, px: float, py: float) -> tuple[int, int] | None:
+        """The square under a pixel position, or None when it is off the map."""
+        geo = self.geometry
+        if geo.grid == "square":
+            if px < 0 or py < 0:
+                return None
+            sx, sy = int(px // geo.tile_width), int(py // geo.tile_height)
+            return (sx, sy) if geo.inside((sx, sy)) else None
+        reach = max(geo.tile_width, geo.tile_height)
+        rows, cols = self.window(px - reach, py - reach, px + reach, py + reach)
+        cx, cy = self.centers()
+        d = (cx[rows, cols] - px) ** 2 + (cy[rows, cols] - py) ** 2
+        if d.size == 0:
+            return None
+        iy, ix = np.unravel_index(int(np.argmin(d)), d.shape)
+        if math.sqrt(float(d[iy, ix])) > reach * 0.75:
+            return None
+        return int(ix) + (cols.start or 0), int(iy) + (rows.start or 0)
+
+
+def reference_point(obj: Element) -> tuple[float, float]:
+    """Where a token stands: the centre of its shape (tile objects hang from their bottom-left corner)."""
+    x, y = float(obj.get("x", "0")), float(obj.get("y", "0"))
+    w, h = float(obj.get("width", "0")), float(obj.get("height", "0"))
+    poly = obj.find("polygon")
+    if poly is None:
+        poly = obj.find("polyline")
+    if poly is not None and poly.get("points"):
+        pts = [tuple(map(float, p.split(","))) for p in (poly.get("points") or "").split()]
+        return x + sum(p[0] for p in pts) / len(pts), y + sum(p[1] for p in pts) / len(pts)
+    if obj.find("point") is not None:
+        return x, y
+    rot = math.radians(float(obj.get("rotation", "0")))
+    ox, oy = (w / 2, -h / 2) if obj.get("gid") else (w / 2, h / 2)
+    return x + ox * math.cos(rot) - oy * math.sin(rot), y + ox * math.sin(rot) + oy * math.cos(rot)
+
+
+def inside_polygon(px: np.ndarray, py: np.ndarray, pts: list[tuple[float, ...]]) -> np.ndarray:
+    """Even-odd rule, vectorized over all square centres."""
+    inside = np.zeros(px.shape, bool)
+    if len(pts) < 3:
+        return inside
+    j = len(pts) - 1
+    for i in range(len(pts)):
+        xi, yi = pts[i][0], pts[i][1]
+        xj, yj = pts[j][0], pts[j][1]
+        crosses = (yi > py) != (yj > py)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x_at = (xj - xi) * (py - yi) / (yj - yi) + xi
+        inside ^= crosses & (px < x_at)
+        j = i
+    return inside
