@@ -53,13 +53,16 @@ def weighted_choice(rng: random.Random, population: Sequence[Any], weights: Sequ
 class View:
     """One character's view of one decision (a plain class with slots: nine are made a turn)."""
 
-    __slots__ = ("enc", "state", "me", "rng", "memory", "known", "board")
+    __slots__ = ("enc", "state", "me", "rng", "memory", "known", "board", "walk_field")
 
     def __init__(self, state: MatchState, me: Character, rng: random.Random, memory: Memory,
                  known: MatchMemory) -> None:
         self.enc = known.enc
         self.state, self.me, self.rng, self.memory, self.known = state, me, rng, memory, known
         self.board: Any = self.enc.board  # the encounter's board, or None
+        # Squares of walking to a goal from every square, by node (y * width + x): movement.walk_field,
+        # remembered for the match (MatchMemory.walk_field)
+        self.walk_field = known.walk_field
 
     # -- who is who ------------------------------------------------------------------------------
     @property
@@ -86,12 +89,10 @@ class View:
     # -- numbers ---------------------------------------------------------------------------------
     def rating(self, c: Character, half: str) -> int:
         """Base + equipment, less major-loss penalties: what a planner can count on (S2, S5, L5)."""
-        parts = self.known.parts(c.id, half)
-        penalty = self.state.chars[c.id].major if self.enc.rules.switch("major_loss_penalty") == "skills" else 0
-        return max(0, parts.base + parts.equipment - penalty)
+        return self.known.figure(c.id, half, self.state.chars[c.id].major)
 
     def my(self, half: str) -> int:
-        return self.rating(self.me, half)
+        return self.known.figure(self.me.id, half, self.state.chars[self.me.id].major)
 
     def threat(self, c: Character) -> int:
         """How dangerous a foe looks: its best attack rating."""
@@ -127,11 +128,6 @@ class View:
     def walk_to(self, sq: XY, goal: XY) -> int:
         """Squares of walking from `sq` to `goal` (movement.FAR where no walk leads there)."""
         return self.walk_field(goal)[sq[1] * self.board.width + sq[0]]
-
-    def walk_field(self, goal: XY) -> list[int]:
-        """Squares of walking to `goal` from every square, by node (y * width + x): movement.walk_field,
-        kept in the board's cache."""
-        return movement.walk_field(self.board, self.enc.rules.switch("diagonals"), goal)
 
     def adjacent(self, a: Character, b: Character) -> bool:
         chars = self.state.chars

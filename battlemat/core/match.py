@@ -12,20 +12,23 @@ from battlemat.core.dice import DiceEngine, engine
 from battlemat.core.encounter import Encounter, Outcome, outcome
 from battlemat.core.events import Event
 from battlemat.core.intents import Intent
-from battlemat.core.memory import MatchMemory
+from battlemat.core.memory import MatchMemory, remember
 from battlemat.core.resolver import resolve_turn
 from battlemat.core.state import MatchState
 
 
 class Match:
-    def __init__(self, enc: Encounter, seed: int | None = None, dice: str | None = None) -> None:
+    def __init__(self, enc: Encounter, seed: int | None = None, dice: str | None = None,
+                 memory: MatchMemory | None = None) -> None:
         self.encounter = enc
         self.seed = enc.seed if seed is None else seed
         self.rng = random.Random(self.seed)
         self.dice: DiceEngine = engine(dice or enc.dice)
         self.state: MatchState = enc.initial_state()
         self.log: list[Event] = []
-        self.memory = MatchMemory(enc)  # what the rules worked out for this match (core.memory)
+        # What the rules worked out for this match (core.memory). Everything in it is keyed by values,
+        # so a batch of matches of one encounter may pass one memory to all of them (sim.pool does).
+        self.memory = remember(memory, enc)
 
     def play(self, intents: Sequence[Intent]) -> tuple[Event, ...]:
         """Resolve one turn; the state advances only if every intent is legal."""

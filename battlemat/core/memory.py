@@ -6,8 +6,9 @@ an intent), so a memory only saves work: a fresh one gives the same answers, and
 share one (tests/test_determinism.py plays two matches interleaved). It is passed in explicitly to
 `resolve_turn`, `validate_intent`, `movement.mover_for` and the AI's `Brain`; the core keeps no
 module-level tables. Lifetimes:
-- for the whole match: a rating's fixed parts (S2, S3, S5), allowances (M1-M3), the AI's figures of
-  each character's strength (they change only with major losses, which are part of their key);
+- for the whole match: a rating's fixed parts (S2, S3, S5), allowances (M1-M3), the AI's figures
+  (ratings a planner counts on and each character's strength: they change only with major losses,
+  which are part of their key; walking distances on the board);
 - for one state (the turn being declared): the intents found legal against it, and who stood where
   as the turn began, by side (M10). A new state starts these afresh.
 """
@@ -21,7 +22,7 @@ from battlemat.core import movement
 from battlemat.core.intents import Intent
 from battlemat.core.rating import talent_bonus
 from battlemat.core.state import MatchState
-from battlemat.types import CharId
+from battlemat.types import XY, CharId
 
 if TYPE_CHECKING:
     from battlemat.core.character import Character
@@ -68,14 +69,17 @@ class StateMemory:
 class MatchMemory:
     """The memory of one match of `enc` (see the module's docstring)."""
 
-    __slots__ = ("enc", "_parts", "_allowances", "_strengths", "_state")
+    __slots__ = ("enc", "_parts", "_allowances", "_figures", "_strengths", "_walks", "_state", "_skill_penalty")
 
     def __init__(self, enc: Encounter) -> None:
         self.enc = enc
         self._parts: dict[tuple[CharId, str], SkillParts] = {}
         self._allowances: dict[tuple[CharId, str, int, str, bool], int] = {}
+        self._figures: dict[tuple[CharId, str, int], int] = {}
         self._strengths: dict[tuple[CharId, int], tuple[int, int, int]] = {}
+        self._walks: dict[XY, list[int]] = {}
         self._state: StateMemory | None = None
+        self._skill_penalty = enc.rules.switch("major_loss_penalty") == "skills"  # L5
 
     def parts(self, cid: CharId, use: str) -> SkillParts:
         """skill_parts, once per character and half."""
@@ -90,6 +94,23 @@ class MatchMemory:
         got = self._allowances.get(key)
         if got is None:
             got = self._allowances[key] = movement.allowance(self.enc.rules, char, use, major, item, moving_shot)
+        return got
+
+    def figure(self, cid: CharId, half: str, major: int) -> int:
+        """What a planner (the AI) can count on of a rating: base + equipment, less major-loss
+        penalties (S2, S5, L5); once per character, half and number of major losses."""
+        got = self._figures.get((cid, half, major))
+        if got is None:
+            parts = self.parts(cid, half)
+            got = self._figures[cid, half, major] = max(
+                0, parts.base + parts.equipment - (major if self._skill_penalty else 0))
+        return got
+
+    def walk_field(self, goal: XY) -> list[int]:
+        """Walking distances to `goal` on the encounter's board (movement.walk_field), by goal."""
+        got = self._walks.get(goal)
+        if got is None:
+            got = self._walks[goal] = movement.walk_field(self.enc.board, self.enc.rules.switch("diagonals"), goal)
         return got
 
     def strength(self, cid: CharId, major: int, figure: Callable[[], tuple[int, int, int]]) -> tuple[int, int, int]:

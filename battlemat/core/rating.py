@@ -53,10 +53,14 @@ class Rating:
     _numbers: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)  # raw, net, full, value
 
     def __post_init__(self) -> None:
-        raw = sum(m.value for m in self.situational)
+        raw = 0
+        for m in self.situational:
+            raw += m.value
         net = max(-SITUATIONAL_LIMIT, min(SITUATIONAL_LIMIT, raw))  # S6
         full = self.base + self.equipment + net + self.group + self.talent + self.matchup - self.losses
-        full = max(0, full + sum(m.value for m in self.adjustments))
+        for m in self.adjustments:
+            full += m.value
+        full = max(0, full)
         value = self.fixed if self.fixed is not None else (full // 2 if self.halved else full)  # C5
         object.__setattr__(self, "_numbers", (raw, net, full, value))
 

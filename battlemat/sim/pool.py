@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from battlemat.core.encounter import Encounter
+from battlemat.core.memory import MatchMemory
 from battlemat.sim.runner import RunResult, play_one
 
 Progress = Callable[[int], None]  # called with the number of runs just finished
@@ -35,8 +36,9 @@ def _encounter(path: str) -> Encounter:
 def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> list[RunResult]:
     """Play the runs `indices` of a batch. Top-level so process pools and Dask can ship it."""
     enc = _encounter(path)
+    memory = MatchMemory(enc)  # shared by the chunk's matches: what it holds is the encounter's
     with fewer_collections():
-        return [play_one(enc, i, seed, dice, max_turns) for i in indices]
+        return [play_one(enc, i, seed, dice, max_turns, memory) for i in indices]
 
 
 @contextmanager

@@ -15,6 +15,7 @@ from battlemat.ai import Brain
 from battlemat.core.encounter import Encounter
 from battlemat.core.events import Event
 from battlemat.core.match import Match
+from battlemat.core.memory import MatchMemory
 from battlemat.types import XY, CharId
 
 # Event types that record a move cut short; their `rule` (or first rule ID) is the reason.
@@ -48,9 +49,12 @@ class RunResult:
     stop_squares: list[XY] = field(default_factory=list)
 
 
-def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int) -> RunResult:
+def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int,
+             memory: MatchMemory | None = None) -> RunResult:
+    """Run `index` of a batch. `memory`: one the batch's matches share (core.memory: a rating's fixed
+    parts, allowances, the AI's figures are the encounter's, whichever match asks)."""
     seed = run_seed(batch_seed, index)
-    match = Match(enc, seed=seed, dice=dice)
+    match = Match(enc, seed=seed, dice=dice, memory=memory)
     brain = Brain(enc, match.memory)
     result = RunResult(index, seed, None, 0, False)
     while not match.outcome().over and match.state.turn <= max_turns:

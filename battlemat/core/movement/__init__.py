@@ -89,6 +89,9 @@ def mover_for(known: MatchMemory, chars: Mapping[CharId, Any], who: CharId, use:
 
 
 # -- what stands around it: the one context builder (M6, M10) -----------------------------------------
+_NO_USES: Mapping[CharId, str] = MappingProxyType({})
+
+
 def context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: Mapping[CharId, str] | None = None,
             *, who: CharId | None = None, standing: Mapping[XY, Occupant] | None = None) -> Context:
     """Who stands where, friend or foe of `side` (M10), and the enemies among them whose use this turn
@@ -96,20 +99,21 @@ def context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: Mappi
     serves every mover of a side; `who` leaves that one character out. `standing`: the occupants of an
     earlier context of this side, when nobody has moved since (P2 before the first move): kept as
     they are, and only the sticky foes are looked up."""
-    uses = sticky_uses or {}
+    uses = sticky_uses or _NO_USES
     occ: dict[XY, Occupant] = {}
     sticky: list[StickyFoe] = []
     for c in enc.characters:
         st = chars.get(c.id)
         if c.id == who or st is None or st.at is None or not st.active:
             continue
-        at = (st.at[0], st.at[1])
+        at = tuple(st.at)  # (the same tuple when it is one)
         friend = c.side == side
-        if standing is None:
-            occ.setdefault(at, Occupant(c.name, friend))
-        use = None if friend else uses.get(c.id)
-        if use is not None:
-            sticky.append(StickyFoe(at, c.name, use))
+        if standing is None and at not in occ:
+            occ[at] = Occupant(c.name, friend)
+        if not friend:
+            use = uses.get(c.id)
+            if use is not None:
+                sticky.append(StickyFoe(at, c.name, use))
     return Context(standing if standing is not None else MappingProxyType(occ), tuple(sticky))
 
 
@@ -118,9 +122,9 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     """Every square `mover` can end on this turn, and why not for the rest within allowance + 2.
     Answers are values, remembered per grid (`memo.ReachMemo`): the same question gets the same
     answer back, naming the mover that asked."""
-    gr = grid(board, rules.switches["diagonals"].value)
-    key = gr.memo.key(rules, mover, ctx)
-    hit = gr.memo.get(key)
+    diagonals = rules.switches["diagonals"].value
+    gr = board.cache.grids.get(diagonals) or grid(board, diagonals)
+    key, hit = gr.memo.lookup(rules, mover, ctx)
     if hit is not None:
         return hit if hit.mover == mover else hit._replace(mover=mover)
     result = answer(gr, rules, mover, key.near, key.held)  # (who stands farther away cannot change it)

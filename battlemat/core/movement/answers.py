@@ -13,6 +13,7 @@ from typing import Any
 
 from battlemat.core import geometry
 from battlemat.core.board import Hazard
+from battlemat.core.movement.found import EndedLog, Found, Occupants, RefusalLog
 from battlemat.core.movement.grid import Grid
 from battlemat.core.movement.results import (
     BLOCKED,
@@ -27,7 +28,7 @@ from battlemat.core.movement.results import (
     occupied,
     off_line,
 )
-from battlemat.core.movement.search import EndedLog, Found, Occupants, RefusalLog, find
+from battlemat.core.movement.search import find
 from battlemat.core.movement.step import ENDS, PRIO_ENDS, kind
 from battlemat.core.rules import Rules
 from battlemat.types import XY
@@ -35,24 +36,24 @@ from battlemat.types import XY
 
 def answer(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tuple[StickyFoe, ...]) -> Reach:
     """Search, and wrap what was found as a Reach."""
-    found = find(gr, rules, mover, occupants, sticky)
+    how = kind(rules, mover)
+    found = find(gr, rules, mover, occupants, sticky, how)
     nodes, sqs = found.nodes, gr.sqs
     costs = dict(zip(map(sqs.__getitem__, nodes), found.costs, strict=True))  # (in C, unlike a comprehension)
     routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found, gr.board.width)
     charge = None
-    if kind(rules, mover).press:  # M7: one square only, the charge's
+    if how.press:  # M7: one square only, the charge's
         keep, why = _charge(gr, mover, found)
         end = gr.sq(keep)
         costs, routes, charge = {end: costs[end]}, {end: routes[end]}, (keep, why)
+    hazards = _hazards(gr, costs) if gr.board.hazards else NO_HAZARDS
     return Reach(mover, mover.allowance, MappingProxyType(costs), routes,
-                 _Refusals(gr, mover, costs, occupants, found, charge), _hazards(gr, costs))
+                 _Refusals(gr, mover, costs, occupants, found, charge), hazards)
 
 
 def _hazards(gr: Grid, costs: Mapping[XY, int]) -> Mapping[XY, Hazard]:
     """The hazards (E1) on the squares a move can end on."""
     board = gr.board
-    if not board.hazards:
-        return NO_HAZARDS
     spots = {}
     for sq in costs:
         h = board.hazard[sq[1], sq[0]]
@@ -103,9 +104,11 @@ class _Routes(Mapping[XY, tuple[Step, ...]]):
     def __init__(self, squares: Mapping[XY, int], found: Found, width: int) -> None:
         self._squares = squares  # in the order found, as found.nodes
         self._found, self._width = found, width
-        self._done: dict[XY, tuple[Step, ...]] = {}
+        self._done: dict[XY, tuple[Step, ...]] | None = None
 
     def __getitem__(self, sq: XY) -> tuple[Step, ...]:
+        if self._done is None:
+            self._done = {}
         done = self._done.get(sq)
         if done is None:
             if sq not in self._squares:

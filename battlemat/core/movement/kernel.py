@@ -1,7 +1,7 @@
 """The compiled reach search (a speed device) behind a typed boundary: `Query` in, `Answer` out.
 
 This module is the boundary: nothing outside it packs the kernel's integer lists or reads offsets
-into its answer. `search(Query(...))` runs the same bucket search as `search.Reference`, step for
+into its answer. `Tables.search(Query(...))` runs the same bucket search as `search.Reference`, step for
 step and in the same order, over flat numpy arrays, for the movers without jumps or Provoke (M5
 and M8 stay in Python): the same costs, routes, tie-breaks and refusals. `tests/test_kernel.py`
 compares the two on random boards. The step rules here mirror `step.StepRules.step`; a change to
@@ -19,16 +19,17 @@ us for networkx's plain Dijkstra without any rule; the reference search takes se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from battlemat.core import geometry
+from battlemat.core.movement.found import EndedLog, Found, Query, RefusalLog
 from battlemat.core.movement.grid import Grid
-from battlemat.core.movement.results import Mover, Occupant, StickyFoe
-from battlemat.core.movement.step import charge_line
-from battlemat.types import XY
+from battlemat.core.movement.results import LEVEL as LEVEL_REFUSAL
+from battlemat.core.movement.results import LEVEL_CLIMB as LEVEL_CLIMB_REFUSAL
+from battlemat.core.movement.results import Mover, Step, sticky_refusal
+from battlemat.core.movement.step import PRIO_RULE, Kind, charge_line
 
 try:
     import numba
@@ -47,84 +48,50 @@ IP_OCCUPANTS, IP_STICKY, IP_MID, IP_END, IP_HEAD = 8, 9, 10, 11, 12
 _NO_LINE = (0.0, 0.0, 0.0, 0.0, 1.0)
 
 
-class Query(NamedTuple):
-    """One search: a mover on a grid among occupants (M10) and sticky foes (M6)."""
+class Answer(Found):
+    """The kernel's answer, read by part: the squares found (in the order found) with their costs at
+    once; their deviations from a charge's line, the route to each, and the refusal and ended logs
+    when asked for."""
 
-    grid: Grid
-    mover: Mover
-    occupants: Sequence[tuple[XY, Occupant]]
-    sticky: tuple[StickyFoe, ...]
-    press: bool  # a Press charge (M7): keep the straightest of the cheapest ways
-    climb: bool  # a Climb (M12): one level up or down ends the move
+    __slots__ = ("nodes", "costs", "_found", "_sizes", "_query")
 
-    def pack(self, mid: int, end: int) -> tuple[np.ndarray, np.ndarray]:
-        """The kernel's integers (IP_*, then occupants and sticky foes) and floats (the charge's line)."""
-        gr, mover = self.grid, self.mover
-        w, h = gr.board.width, gr.board.height
-        here = mover.at
-        ip = [w, here[0], here[1], mover.allowance, self.climb, gr.diagonals == "alternating",
-              self.press, gr.hexmap, 0, len(self.sticky), mid, end]
-        for (x, y), o in self.occupants:  # by node, on the board, not the mover's own square (M10)
-            if 0 <= x < w and 0 <= y < h and (x, y) != here:
-                ip += (y * w + x, 1 if o.friend else 2)
-                ip[IP_OCCUPANTS] += 1
-        for foe in self.sticky:
-            ip.append(foe.at[1] * w + foe.at[0])
-        line = charge_line(gr.board, mover) if self.press else _NO_LINE
-        return np.array(ip, np.int64), np.array(line, np.float64)
-
-
-class Answer:
-    """The kernel's answer, read by part: the squares found (in the order found) with their costs,
-    their deviations from a charge's line, the route to each, and the refusal and ended logs."""
-
-    __slots__ = ("_found", "_sizes", "_origin", "_width")
-
-    def __init__(self, found: np.ndarray, mover: Mover) -> None:
-        self._found = found
-        # (squares found, refusals logged, ended states logged, states reached)
-        self._sizes: tuple[int, int, int, int] = tuple(found[:4].tolist())  # type: ignore[assignment]
-        R = mover.allowance + 1
-        self._origin = (mover.at[0] - R, mover.at[1] - R)  # the window's corner
-        self._width = 2 * R + 1
-
-    def squares(self) -> tuple[list[int], list[int]]:
-        ne = self._sizes[0]
-        rec: list[int] = self._found[4:4 + 2 * ne].tolist()
-        return rec[:ne], rec[ne:]
+    def __init__(self, found: np.ndarray, query: Query) -> None:
+        self._found, self._query = found, query
+        ne = int(found[0])
+        head: list[int] = found[:4 + 2 * ne].tolist()
+        self._sizes = head[:4]  # squares found, refusals logged, ended states logged, states reached
+        self.nodes, self.costs = head[4:4 + ne], head[4 + ne:]  # the squares found, in the order found
 
     def devs(self) -> list[float]:
         ne = self._sizes[0]
         return self._found[4 + 3 * ne:4 + 4 * ne].view(np.float64).tolist()  # type: ignore[no-any-return]
 
-    def route(self, i: int) -> list[tuple[XY, int, bool]]:
-        """(square, cost so far, diagonal) of each step to the i-th square found."""
+    def route(self, i: int) -> tuple[Step, ...]:
+        """The steps to the i-th square found."""
         ne, nr, nl, nre = self._sizes
         st = int(self._found[4 + 2 * ne + i])  # the search state that ended on the i-th square
         packed = route_back(self._found, 4 + 4 * ne + 2 * nr + 2 * nl, nre, st).tolist()
-        (ox, oy), W = self._origin, self._width
-        return [((ox + (p >> 8) % W, oy + (p >> 8) // W), (p >> 1) & 127, (p & 1) == 1) for p in reversed(packed)]
+        R = self._query.mover.allowance + 1  # the search's window: its corner and width
+        ox, oy, W = self._query.mover.at[0] - R, self._query.mover.at[1] - R, 2 * R + 1
+        # each step: local square << 8 | cost << 1 | diagonal
+        return tuple([Step((ox + (p >> 8) % W, oy + (p >> 8) // W), (p >> 1) & 127, (), (p & 1) == 1)
+                      for p in reversed(packed)])
 
-    def refusals(self) -> list[tuple[int, int]]:
-        """(node, refusal code) in the order logged."""
-        ne, nr, _, _ = self._sizes
-        p = 4 + 4 * ne
-        rec: list[int] = self._found[p:p + 2 * nr].tolist()
-        return list(zip(rec[:nr], rec[nr:], strict=True))
-
-    def ended(self) -> list[tuple[int, int]]:
-        """(node, ends code) of the states whose move ended there (M4, M12), in the order met."""
+    def log(self) -> tuple[RefusalLog, EndedLog]:
+        """The refusals in the order logged, from their codes; the moves that ended (M4, M12)."""
         ne, nr, nl, _ = self._sizes
-        p = 4 + 4 * ne + 2 * nr
-        rec: list[int] = self._found[p:p + 2 * nl].tolist()
-        return list(zip(rec[:nl], rec[nl:], strict=True))
+        p = 4 + 4 * ne
+        rec: list[int] = self._found[p:p + 2 * nr + 2 * nl].tolist()
+        why = [LEVEL_REFUSAL, LEVEL_CLIMB_REFUSAL] + [sticky_refusal(foe) for foe in self._query.sticky]
+        refusals = [(j, PRIO_RULE, why[code]) for j, code in zip(rec[:nr], rec[nr:2 * nr], strict=True)]
+        return refusals, list(zip(rec[2 * nr:2 * nr + nl], rec[2 * nr + nl:], strict=True))
 
 
 class Tables:
     """A grid's arrays for the kernel, built once per grid (kept in `Grid.fast`): the packed step flags
-    by (node, slot), the centres by node, and scratch space by allowance."""
+    by (node, slot), the centres by node, and scratch space by allowance. `search` runs a Query."""
 
-    __slots__ = ("flags", "centre", "work")
+    __slots__ = ("grid", "flags", "centre", "work", "no_line")
 
     def __init__(self, gr: Grid) -> None:
         n = len(gr.nbr)
@@ -136,39 +103,52 @@ class Tables:
              + 2 * gr.hard[i][k] + gr.diag[i][k] if j >= 0 else 0 for k, j in enumerate(row)]
             for i, row in enumerate(gr.nbr)
         ]
+        self.grid = gr
         self.flags = np.array(flags, np.int16).reshape((n, gr.slots))
         self.centre = np.array([geometry.centre(gr.board, sq) for sq in gr.sqs], np.float64).reshape((n, 2))
         self.work: dict[int, tuple[np.ndarray, int, int]] = {}  # allowance -> (scratch, int16 start, float64 start)
+        self.no_line = np.array(_NO_LINE, np.float64)  # the line of a search that is not a charge
 
-    def scratch(self, allowance: int, slots: int) -> tuple[np.ndarray, int, int]:
+    def scratch(self, allowance: int) -> tuple[np.ndarray, int, int]:
+        """The scratch space for an allowance, and where its int16 and float64 parts start."""
         work = self.work.get(allowance)
         if work is None:
-            size, mid, end = _scratch_layout(allowance, slots)
+            size, mid, end = _scratch_layout(allowance, self.grid.slots)
             work = self.work[allowance] = (np.empty(size, np.int64), mid, end)
         return work
 
-
-def covers(gr: Grid, mover: Mover, sticky: tuple[StickyFoe, ...]) -> bool:
-    """Whether the kernel can run this search: numba is there, the allowance fits a link, and every
-    sticky foe stands on the board."""
-    if not AVAILABLE or mover.allowance > MAX_ALLOWANCE:
-        return False
-    inside = gr.board.inside
-    return all(inside(f.at) for f in sticky)
+    def search(self, q: Query) -> Answer | None:
+        """Pack the query (the IP_* places, then the occupants and sticky foes), run the kernel, and
+        wrap what it found; None when the kernel cannot run it (numba missing, an allowance too large
+        for a link, a sticky foe off the board): the reference search then does."""
+        gr, mover = self.grid, q.mover
+        if not AVAILABLE or mover.allowance > MAX_ALLOWANCE:
+            return None
+        for foe in q.sticky:
+            if not gr.board.inside(foe.at):
+                return None
+        scratch, mid, end = self.work.get(mover.allowance) or self.scratch(mover.allowance)
+        w, h = gr.board.width, gr.board.height
+        x0, y0 = mover.at
+        how = q.how
+        ip = [w, x0, y0, mover.allowance, how.climb, gr.diagonals == "alternating", how.press, gr.hexmap, 0,
+              len(q.sticky), mid, end]
+        for (x, y), o in q.occupants:  # by node, on the board, not the mover's own square (M10)
+            if 0 <= x < w and 0 <= y < h and (x != x0 or y != y0):
+                ip += (y * w + x, 1 if o.friend else 2)
+                ip[IP_OCCUPANTS] += 1
+        for foe in q.sticky:
+            ip.append(foe.at[1] * w + foe.at[0])
+        fp = np.array(charge_line(gr.board, mover), np.float64) if how.press else self.no_line
+        return Answer(bucket_search(self.flags, self.centre, np.array(ip, np.int64), fp, scratch), q)
 
 
 def tables(gr: Grid) -> Tables:
+    """The kernel's tables of a grid, made on first use."""
     t: Tables | None = gr.fast
     if t is None:
         t = gr.fast = Tables(gr)
     return t
-
-
-def search(q: Query) -> Answer:
-    t = tables(q.grid)
-    scratch, mid, end = t.scratch(q.mover.allowance, q.grid.slots)
-    ip, fp = q.pack(mid, end)
-    return Answer(bucket_search(t.flags, t.centre, ip, fp, scratch), q.mover)
 
 
 def _bucket_search(flags, centre, ip, fp, scratch):  # type: ignore[no-untyped-def]  # noqa: C901 - mirrors search.Reference whole
@@ -421,6 +401,7 @@ def warm_up() -> None:
     from battlemat.core.board import Board
     from battlemat.core.movement.grid import grid
 
-    gr = grid(Board(3, 3))
-    answer = search(Query(gr, Mover("", "", "Exit", (1, 1), 1), (), (), False, False))
+    mover = Mover("", "", "Exit", (1, 1), 1)
+    answer = tables(grid(Board(3, 3))).search(Query(mover, (), (), Kind(False, False, False, False, False)))
+    assert answer is not None
     answer.route(0)

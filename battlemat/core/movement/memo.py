@@ -58,16 +58,30 @@ class ReachMemo:
         return len(self._answers)
 
     def key(self, rules: Rules, mover: Mover, ctx: Context | None) -> ReachKey:
-        """The one builder of a ReachKey."""
+        """The one builder of a ReachKey. Who stands near a square is the same for every question
+        about that square in one turn, so it is kept by the occupants' identity when those are
+        read-only (movement.context makes them so; a plain dict may change under the same id)."""
         occupants, sticky = ctx or _ALONE
         here, A = mover.at, mover.allowance
         x0, y0 = here
         r = A + 2 + (1 if mover.jump_rating else 0)
-        near = self._near_by(occupants, here, r)
+        looked = self._near.get((id(occupants), here, r))
+        if looked is not None and looked[0] is occupants:
+            near = looked[1]
+        else:
+            found = [(sq, o) for sq, o in occupants.items()
+                     if -r <= sq[0] - x0 <= r and -r <= sq[1] - y0 <= r and sq != here]
+            if len(found) > 1:
+                found.sort()
+            near = tuple(found)
+            if type(occupants) is MappingProxyType:
+                if len(self._near) >= NEAR_SIZE:
+                    self._near.clear()
+                self._near[id(occupants), here, r] = (occupants, near)  # (holding it keeps its id from being reused)
         half = rules.halves[mover.use]
         if half.unstuck:
             return ReachKey(("free", here, A), near, ())  # M6: sticky zones do not hold them
-        held = tuple([f for f in sticky if -r <= f.at[0] - x0 <= r and -r <= f.at[1] - y0 <= r])
+        held = tuple([f for f in sticky if -r <= f.at[0] - x0 <= r and -r <= f.at[1] - y0 <= r]) if sticky else ()
         if half.jumps and mover.jump_rating > 0:  # M5
             like: tuple[Any, ...] = ("jump", here, A, mover.jump_rating, rules.switch("jump_running_m_per_rating"),
                                      rules.switch("jump_standing_m_per_rating"))
@@ -77,30 +91,13 @@ class ReachMemo:
             like = ("climb" if half.climbs else "", here, A)  # M12
         return ReachKey(like, near, held)
 
-    def _near_by(self, occupants: Any, here: XY, r: int) -> tuple[tuple[XY, Occupant], ...]:
-        """Who stands within r squares of `here` in x and y, but not on it, in square order. The same
-        few squares serve every question about one square in one turn, so they are kept by the
-        occupants' identity when those are read-only (a plain dict may change under the same id)."""
-        looked = self._near.get((id(occupants), here, r))
-        if looked is not None and looked[0] is occupants:
-            return looked[1]
-        x0, y0 = here
-        found = [(sq, o) for sq, o in occupants.items()
-                 if -r <= sq[0] - x0 <= r and -r <= sq[1] - y0 <= r and sq != here]
-        if len(found) > 1:
-            found.sort()
-        near = tuple(found)
-        if type(occupants) is MappingProxyType:
-            if len(self._near) >= NEAR_SIZE:
-                self._near.clear()
-            self._near[id(occupants), here, r] = (occupants, near)  # (holding it keeps its id from being reused)
-        return near
-
-    def get(self, key: ReachKey) -> Reach | None:
+    def lookup(self, rules: Rules, mover: Mover, ctx: Context | None) -> tuple[ReachKey, Reach | None]:
+        """The question's key, and the answer remembered for it (None: search it, then `put` it)."""
+        key = self.key(rules, mover, ctx)
         hit = self._answers.get(key)
         if hit is not None:
             self._asked.add(id(hit))  # asked for again: kept a while longer
-        return hit
+        return key, hit
 
     def put(self, key: ReachKey, answer: Reach) -> None:
         if len(self._answers) >= self.size:

@@ -8,54 +8,20 @@ Every step costs at least 1, so when bucket c is walked every way into its state
 charge (M7) keeps, among the cheapest ways, the straightest (least summed deviation), and walks the
 bucket straightest first.
 
-`Reference` is this search in Python, built on the step rules (`step.StepRules`); `Compiled` reads
-the same search run by the compiled kernel (`kernel.py`, behind its typed query and answer), which
-covers every mover but jumpers (M5) and Provoke (M8). Both answer through `Found`.
+`Reference` is this search in Python, built on the step rules (`step.StepRules`); the compiled kernel
+(`kernel.py`, behind its typed query and answer) runs the same search for every mover but jumpers
+(M5) and Provoke (M8). Both answer as a `found.Found`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from battlemat.core.movement.found import EndedLog, Found, Occupants, Query, RefusalLog
 from battlemat.core.movement.grid import Grid
-from battlemat.core.movement.results import (
-    LEVEL,
-    LEVEL_CLIMB,
-    Context,
-    Mover,
-    Occupant,
-    Refusal,
-    Step,
-    StickyFoe,
-    sticky_refusal,
-)
-from battlemat.core.movement.step import PRIO_RULE, StepRules, kind
+from battlemat.core.movement.results import Context, Mover, Step, StickyFoe
+from battlemat.core.movement.step import PRIO_RULE, Kind, StepRules
 from battlemat.core.rules import Rules
-from battlemat.types import XY
-
-Occupants = Sequence[tuple[XY, Occupant]]  # (square, occupant) pairs
-RefusalLog = list[tuple[int, int, Refusal]]  # (node, priority, refusal), in the order met
-EndedLog = list[tuple[int, int]]  # (node, ends code): a move ended there, so its neighbours are refused (M4, M12)
-
-
-class Found:
-    """What a search found: the squares a move can end on in the order found (`nodes`, with their
-    `costs`), and, worked out only when asked for, their deviations from a charge's line (M7), the
-    route to the i-th of them, and the refusal log."""
-
-    __slots__ = ()
-    nodes: list[int]
-    costs: list[int]
-
-    def devs(self) -> list[float]:
-        raise NotImplementedError
-
-    def route(self, i: int) -> tuple[Step, ...]:
-        raise NotImplementedError
-
-    def log(self) -> tuple[RefusalLog, EndedLog]:
-        raise NotImplementedError
 
 
 class _Link(NamedTuple):
@@ -174,35 +140,22 @@ class Reference(Found):
         return self._rlog, self._elog
 
 
-class Compiled(Found):
-    """The same search run by the compiled kernel; only the squares found are read out at once:
-    routes and refusals stay in the kernel's answer until someone asks for them."""
-
-    __slots__ = ("nodes", "costs", "_answer", "_zones")
-
-    def __init__(self, answer: Any, zones: tuple[StickyFoe, ...]) -> None:
-        self._answer, self._zones = answer, zones  # a kernel.Answer
-        self.nodes, self.costs = answer.squares()
-
-    def devs(self) -> list[float]:
-        return self._answer.devs()  # type: ignore[no-any-return]
-
-    def route(self, i: int) -> tuple[Step, ...]:
-        return tuple([Step(to, cost, (), diagonal) for to, cost, diagonal in self._answer.route(i)])
-
-    def log(self) -> tuple[RefusalLog, EndedLog]:
-        why = [LEVEL, LEVEL_CLIMB] + [sticky_refusal(foe) for foe in self._zones]  # the kernel's refusal codes
-        return [(j, PRIO_RULE, why[code]) for j, code in self._answer.refusals()], self._answer.ended()
-
-
-def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tuple[StickyFoe, ...]) -> Found:
+def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tuple[StickyFoe, ...], how: Kind) -> Found:
     """Search with the compiled kernel when it covers the move, else in Python (jumps, Provoke, or
     without numba). `occupants` stand around the mover, `sticky` are the sticky foes among them."""
-    how = kind(rules, mover)
     zones = () if how.unstuck else sticky  # M6
     if not how.jumper and not how.provoke:
-        from battlemat.core.movement import kernel  # (imports numba: only once a search is needed)
-
-        if kernel.covers(gr, mover, zones):
-            return Compiled(kernel.search(kernel.Query(gr, mover, occupants, zones, how.press, how.climb)), zones)
+        fast = gr.fast or _tables(gr)
+        if fast is not None:
+            found: Found | None = fast.search(Query(mover, occupants, zones, how))
+            if found is not None:
+                return found
     return Reference(StepRules(gr, rules, mover, Context(dict(occupants), sticky)), mover.allowance)
+
+
+def _tables(gr: Grid) -> Any:
+    """The compiled kernel's tables of `gr` (kernel.Tables), or None without numba: the kernel module
+    is imported on the first search, so commands that never search never import numba."""
+    from battlemat.core.movement import kernel
+
+    return kernel.tables(gr) if kernel.AVAILABLE else None

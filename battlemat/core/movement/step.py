@@ -71,11 +71,16 @@ class Kind(NamedTuple):
     provoke: bool  # M8: may not move toward its target (Provoke)
 
 
+# Every Kind there can be, by its bits (unstuck 16, climb 8, jumper 4, press 2, provoke 1): made once,
+# as a search is asked for thousands of times a combat.
+_KINDS = tuple(Kind(bool(i & 16), bool(i & 8), bool(i & 4), bool(i & 2), bool(i & 1)) for i in range(32))
+
+
 def kind(rules: Rules, mover: Mover) -> Kind:
     half = rules.halves[mover.use]
     aimed = mover.target is not None
-    return Kind(half.unstuck, half.climbs, half.jumps and mover.jump_rating > 0, half.charges and aimed,
-                half.holds_ground and aimed)
+    return _KINDS[16 * half.unstuck + 8 * half.climbs + 4 * (half.jumps and mover.jump_rating > 0)
+                  + 2 * (half.charges and aimed) + (half.holds_ground and aimed)]
 
 
 def charge_line(board: Board, mover: Mover) -> tuple[float, float, float, float, float]:

@@ -59,7 +59,10 @@ def _board_checks(t: Turn, ranged: bool) -> None:
     if t.enc.board is None:
         return
     for attack in t.attacks:
-        if not t.active(attack.who) or attack.who in t.failed or not (_ranged if ranged else _reach)(attack.half):
+        h = attack.half
+        if not (h.ranged and h.phase == "P3" if ranged else h.reach and h.phase == "P4"):
+            continue
+        if not t.active(attack.who) or attack.who in t.failed:
             continue
         why, rule = _why_not(t, attack, ranged)
         if why:

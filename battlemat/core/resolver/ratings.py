@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from battlemat.core import geometry, movement, ranges
+from battlemat.core import geometry, ranges
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier, Rating
 from battlemat.core.resolver.turn import Group, Turn
@@ -25,7 +25,7 @@ def rating(t: Turn, cid: CharId, use: str, vs: CharId | None, against: str | Non
     if use == "item":
         return Rating("item", fixed=0, rules=("C5",))
     base, equip, talent, notes = t.memory.parts(cid, use)
-    penalty = t.st[cid].major if t.rules.switch("major_loss_penalty") == "skills" else 0  # L5
+    penalty = t.st[cid].major if t.skill_penalty else 0  # L5
     return Rating(use, base=base, equipment=equip, situational=situational(t, cid, vs), talent=talent,
                   matchup=t.rules.matchup(use, against) if against else 0, losses=penalty, halved=halved,
                   notes=notes)
@@ -66,8 +66,7 @@ def position_mods(t: Turn, cid: CharId, it: Intent, vs: CharId | None) -> list[M
     a, b = t.at(cid), t.at(vs)
     if a is None or b is None:
         return mods
-    board = t.enc.board
-    level = movement.grid(board, str(t.rules.switch("diagonals"))).level
+    board, level = t.enc.board, t.levels
     if level[a[1] * board.width + a[0]] > level[b[1] * board.width + b[0]]:
         mods.append(_HIGHER_GROUND)  # R5
     if half.ranged:

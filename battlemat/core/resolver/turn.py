@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
 
+from battlemat.core import movement
 from battlemat.core.character import Character
 from battlemat.core.dice import DiceEngine
 from battlemat.core.encounter import Encounter
@@ -89,6 +90,10 @@ class Turn:
         self.rules: Rules = self.enc.rules
         self.n = self.state.turn
         self.st = dict(self.state.chars)
+        self.skill_penalty = self.rules.switch("major_loss_penalty") == "skills"  # L5 takes from skills
+        self.levels: list[int] = []  # the board's level by node (M12, R5), as the movement grid keeps them
+        if self.enc.board is not None:
+            self.levels = movement.grid(self.enc.board, str(self.rules.switch("diagonals"))).level
 
     def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
         self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))
@@ -115,8 +120,7 @@ class Turn:
 
     def at(self, cid: CharId) -> XY | None:
         """Where `cid` stands now (None: nowhere on a map)."""
-        sq = self.st[cid].at
-        return None if sq is None else (int(sq[0]), int(sq[1]))
+        return self.st[cid].at
 
     def grant(self, cid: CharId, adv: Advantage, share: bool) -> None:
         """A lasting or next-turn advantage (O1, O3, O4, O5), shouted to allies in P2 if `share` (O6)."""

@@ -16,7 +16,7 @@ from battlemat.core import geometry, movement
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.intents import Intent
-from battlemat.core.memory import MatchMemory, remember
+from battlemat.core.memory import MatchMemory
 from battlemat.core.rules import Half
 from battlemat.core.state import MatchState
 from battlemat.types import XY
@@ -33,7 +33,8 @@ def validate_intent(enc: Encounter, state: MatchState, intent: Intent, *, fresh:
     in Python, field by field), then by value. `fresh`: the intent was just made and is checked
     once (the AI's), so it is remembered by identity only.
     """
-    memory = remember(memory, enc)
+    if memory is None:
+        memory = MatchMemory(enc)
     mem = memory.of_state(state)
     seen = mem.by_id.get(id(intent))
     if seen is not None and seen[0] is intent:
