@@ -56,7 +56,7 @@ def scenes(draw):
 def answers(scene, compiled: bool, monkeypatch) -> tuple:
     board, rules, mover, ctx = scene
     gr = movement.grid(board, str(rules.switch("diagonals")))
-    scratch, mid, end = kernel.tables(gr).scratch(mover.allowance, gr.slots)  # as a last call left it:
+    scratch, mid, end = kernel.tables(gr).scratch(mover.allowance)  # as a last call left it:
     scratch[:mid] = 987654321
     scratch[mid:end].view(np.int16)[:] = -3
     scratch[end:].view(np.float64)[:] = 1e300
@@ -80,8 +80,8 @@ def test_compiled_search_matches_the_reference(scene):
 def test_the_compiled_search_is_used_for_plain_moves_and_not_for_jumps_or_provoke(monkeypatch):
     board = Board(6, 6)
     calls: list[str] = []
-    real = kernel.search
-    monkeypatch.setattr(kernel, "search", lambda q: calls.append("kernel") or real(q))
+    real = kernel.Tables.search
+    monkeypatch.setattr(kernel.Tables, "search", lambda self, q: calls.append("kernel") or real(self, q))
     for use, jump, target in (("Exit", 0, None), ("Press", 0, (4, 4)), ("Acrobatics", 3, None),
                               ("Provoke", 0, (4, 4))):
         movement.forget(board)

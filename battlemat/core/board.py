@@ -175,19 +175,19 @@ class Board:
     stagger_index: str = ""  # hex only: "odd" | "even" (Tiled's staggerindex)
     tile_width: int = 32
     tile_height: int = 32
-    blocked: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # bool
-    difficult: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # bool, any direction
-    difficult_dirs: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # uint8 bits of DIRECTIONS
-    level: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # int16
-    opaque: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # bool
-    cover: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # uint8 0..2
-    pit: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # bool
-    hazard: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # int16 index into hazards, -1 none
+    blocked: np.ndarray = field(default=None)  # type: ignore[arg-type]  # bool
+    difficult: np.ndarray = field(default=None)  # type: ignore[arg-type]  # bool, any direction
+    difficult_dirs: np.ndarray = field(default=None)  # type: ignore[arg-type]  # uint8 bits of DIRECTIONS
+    level: np.ndarray = field(default=None)  # type: ignore[arg-type]  # int16
+    opaque: np.ndarray = field(default=None)  # type: ignore[arg-type]  # bool
+    cover: np.ndarray = field(default=None)  # type: ignore[arg-type]  # uint8 0..2
+    pit: np.ndarray = field(default=None)  # type: ignore[arg-type]  # bool
+    hazard: np.ndarray = field(default=None)  # type: ignore[arg-type]  # int16 index into hazards, -1 none
     hazards: tuple[Hazard, ...] = ()
     tokens: Mapping[str, XY] = field(default_factory=lambda: MappingProxyType({}))
     source: str = ""  # file it came from, for messages
     hex_side_length: int = 0  # hex only: Tiled's hexsidelength (pixels)
-    feature: np.ndarray = field(default=None)  # type: ignore[assignment,arg-type]  # int16 index into features, -1 none
+    feature: np.ndarray = field(default=None)  # type: ignore[arg-type]  # int16 index into features, -1 none
     features: tuple[str, ...] = ()
     cache: BoardCache = field(default_factory=BoardCache, init=False, repr=False, compare=False)
 

@@ -183,5 +183,5 @@ class _Refusals(Mapping[XY, Refusal]):
     def __contains__(self, sq: object) -> bool:
         return sq in self._all()
 
-    def get(self, sq: XY, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, sq: XY, default: Any = None) -> Any:
         return self._all().get(sq, default)

@@ -31,6 +31,7 @@ from battlemat.core.movement.results import LEVEL_CLIMB as LEVEL_CLIMB_REFUSAL
 from battlemat.core.movement.results import Mover, Step, sticky_refusal
 from battlemat.core.movement.step import PRIO_RULE, Kind, charge_line
 
+numba: Any
 try:
     import numba
 except ImportError:  # pragma: no cover - only where numba cannot be installed
