@@ -17,7 +17,7 @@ from battlemat.core.rating import Modifier
 from battlemat.core.rules import Half
 from battlemat.types import XY, CharId
 from battlemat.ui import overlays, theme
-from battlemat.ui.preview import reach_for, refusal_text, sticky_uses
+from battlemat.ui.preview import reach_for, refusal_text
 from battlemat.ui.session import describe_intent
 from battlemat.ui.state import Preview, ScreenState, Selection
 
@@ -169,11 +169,11 @@ class Declaring(ScreenState):
         if d is None or who is None or self.player is not None:
             return None
         visible = {c: it for c, it in self.session.declared.items() if self.visible_intent(c) and c != who}
-        sticky_key = tuple(sorted(sticky_uses(self.enc, visible).items()))
-        key = (who, d.use, d.target, d.item, self.session.turn, sticky_key, id(self.session))
-        if key != self.preview.key:
-            rc = reach_for(self.enc, self.session.board, self.session.chars_view(), d, visible)
-            self.preview = Preview(key, rc)
+        rc = reach_for(self.enc, self.session.board, self.session.chars_view(), d, visible, self.session.match.memory)
+        # The same question gets the same answer object back (the movement memo), so the shapes drawn
+        # for it are kept by that answer: no key of our own to keep in step with the rules.
+        if rc is not self.preview.reach or rc is None:
+            self.preview = Preview(reach=rc)
             if rc is not None:
                 self.preview.fill, self.preview.refused = overlays.reach_regions(self.layout, rc)
         return self.preview.reach

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 from battlemat.ai import Brain
 from battlemat.core.encounter import Encounter
 from battlemat.core.intents import Intent
+from battlemat.core.memory import MatchMemory
 from battlemat.core.state import MatchState
 from battlemat.types import CharId
 
@@ -21,6 +22,7 @@ class Policy(Protocol):
         ...
 
 
-def npc_brain(enc: Encounter, board: Any = None) -> Policy:
-    """The NPC policy of the window: each character's `ai =` tactics (battlemat.ai)."""
-    return Brain(enc)
+def npc_brain(enc: Encounter, memory: MatchMemory | None = None) -> Policy:
+    """The NPC policy of the window: each character's `ai =` tactics (battlemat.ai), sharing the
+    match's memory (core.memory) with the checks of what it declares."""
+    return Brain(enc, memory)

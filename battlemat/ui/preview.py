@@ -29,6 +29,7 @@ def reach_for(
     chars: Mapping[CharId, Any],
     draft: Intent,
     declared: Mapping[CharId, Intent] | None = None,
+    memory: MatchMemory | None = None,
 ) -> Any | None:
     """The Reach of `draft.who` using `draft.use` (on `draft.target`, with `draft.item`) this turn,
     or None without a board or a square to start from.
@@ -38,7 +39,8 @@ def reach_for(
     if board is None or chars[draft.who].at is None:
         return None
     try:
-        mover = movement.mover_for(MatchMemory(enc), chars, draft.who, draft.use, draft.target, draft.item)
+        known = memory if memory is not None else MatchMemory(enc)
+        mover = movement.mover_for(known, chars, draft.who, draft.use, draft.target, draft.item)
     except (BattlematError, KeyError):  # a draft the rules refuse: the resolver's check will say why
         return None
     ctx = movement.context(enc, chars, enc.by_id[draft.who].side, sticky_uses(enc, declared or {}), who=draft.who)

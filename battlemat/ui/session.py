@@ -89,7 +89,7 @@ class Session:
         self.undo_stack: list[dict[CharId, Intent]] = []
         self.turns: list[tuple[Intent, ...]] = []
         self.autosave_path = autosave
-        self.brain: Policy = npc_brain(self.enc, self.board)
+        self.brain: Policy = npc_brain(self.enc, self.match.memory)
         self.last_events: tuple[Event, ...] = ()
         self.declare_npcs()
 
@@ -129,7 +129,7 @@ class Session:
     # -- declaring (one door: validate_intent) --------------------------------------------------
     def declare(self, intent: Intent) -> Intent:
         """Validate and record (replacing the character's earlier intent). Raises IllegalIntent."""
-        ok = validate_intent(self.enc, self.state, intent)
+        ok = validate_intent(self.enc, self.state, intent, memory=self.match.memory)
         self.undo_stack.append(dict(self.declared))
         self.declared[ok.who] = ok
         return ok

@@ -32,9 +32,8 @@ class Selection:
 
 @dataclass
 class Preview:
-    """Per-selection shapes, rebuilt only when the selection, skill, target or turn changes."""
+    """Per-selection shapes, rebuilt only for a new reach answer (or new bands)."""
 
-    key: tuple[Any, ...] = ()
     reach: Any = None
     fill: overlays.RegionFill | None = None
     refused: overlays.RegionFill | None = None
