@@ -30,11 +30,12 @@ import numpy as np
 from battlemat.types import XY
 
 # Directions of travel for `difficult_dirs`, as bits. Tiled y grows downward: N is y-1.
-DIRECTIONS: dict[str, int] = {"N": 1, "NE": 2, "E": 4, "SE": 8, "S": 16, "SW": 32, "W": 64, "NW": 128}
+DIRECTIONS: Mapping[str, int] = MappingProxyType(
+    {"N": 1, "NE": 2, "E": 4, "SE": 8, "S": 16, "SW": 32, "W": 64, "NW": 128})
 # Unit steps of each direction in board coordinates (x right, y down).
-DIRECTION_STEPS: dict[str, XY] = {
+DIRECTION_STEPS: Mapping[str, XY] = MappingProxyType({
     "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
-}
+})
 
 
 def parse_directions(text: str) -> int:
@@ -74,12 +75,14 @@ def transform_directions(bits: int, flip_x: bool, flip_y: bool, diagonal: bool) 
     return out
 
 
-_STEP_NAMES = {step: name for name, step in DIRECTION_STEPS.items()}
+_STEP_NAMES = MappingProxyType({step: name for name, step in DIRECTION_STEPS.items()})
 
 # The six hex neighbours clockwise, by stagger axis: rows staggered ("y", pointy tops) or columns ("x").
-HEX_CLOCKWISE = {"y": ("NE", "E", "SE", "SW", "W", "NW"), "x": ("N", "NE", "SE", "S", "SW", "NW")}
-_HEX_MIRROR_X = {"N": "N", "S": "S", "E": "W", "W": "E", "NE": "NW", "NW": "NE", "SE": "SW", "SW": "SE"}
-_HEX_MIRROR_Y = {"E": "E", "W": "W", "N": "S", "S": "N", "NE": "SE", "SE": "NE", "NW": "SW", "SW": "NW"}
+HEX_CLOCKWISE = MappingProxyType({"y": ("NE", "E", "SE", "SW", "W", "NW"), "x": ("N", "NE", "SE", "S", "SW", "NW")})
+_HEX_MIRROR_X = MappingProxyType(
+    {"N": "N", "S": "S", "E": "W", "W": "E", "NE": "NW", "NW": "NE", "SE": "SW", "SW": "SE"})
+_HEX_MIRROR_Y = MappingProxyType(
+    {"E": "E", "W": "W", "N": "S", "S": "N", "NE": "SE", "SE": "NE", "NW": "SW", "SW": "NW"})
 
 
 def transform_hex_directions(bits: int, flip_x: bool, flip_y: bool, sixths: int, stagger_axis: str) -> int:

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from battlemat.types import XY, CharId, SideName
 
-RATING_NAMES = {
+RATING_NAMES: Mapping[int, str] = MappingProxyType({
     0: "None",
     1: "Fumbling",
     2: "Clumsy",
@@ -18,7 +18,7 @@ RATING_NAMES = {
     6: "Superior",
     7: "Heroic",
     8: "Legendary",
-}  # rule S2
+})  # rule S2
 
 
 @dataclass(frozen=True)

@@ -270,13 +270,13 @@ def _same_kind(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
-_CHOICES = {
+_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "major_loss_penalty": ("skills", "movement"),
     "other_skill_defense": ("half", "zero"),
     "diagonals": ("alternating", "chebyshev", "manhattan"),
     "sticky_positions": ("sub_phase_start",),
     "collision": ("rating_then_id",),
-}
+})
 
 
 def _check_switch_values(switches: Mapping[str, Switch]) -> None:

@@ -12,6 +12,8 @@ reference on random boards (tests/test_kernel.py). How a skill moves is the rule
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from battlemat.core import geometry
@@ -40,7 +42,7 @@ from battlemat.core.rules import Rules
 PRIO_TERRAIN, PRIO_RULE, PRIO_ENDS = 0, 1, 2
 # Why a move stopped on a square: nothing, difficult terrain entered (M4), a Climb step (M12).
 GOES_ON, ENDS_M4, ENDS_M12 = 0, 1, 2
-ENDS = {ENDS_M4: ENDS_DIFFICULT, ENDS_M12: ENDS_CLIMB}
+ENDS: Mapping[int, Refusal] = MappingProxyType({ENDS_M4: ENDS_DIFFICULT, ENDS_M12: ENDS_CLIMB})
 
 
 class Verdict(NamedTuple):
