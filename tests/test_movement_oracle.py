@@ -1,0 +1,128 @@
+"""networkx as the oracle of `reach` (DESIGN: the movement graph is the model and the oracle).
+
+For movers without sticky foes or jumps, on random boards (square grids under each diagonal setting,
+and hex maps, with walls, pits, difficult squares, stairs and levels, allies and enemies), the squares
+`reach` says a mover can end on, and their costs, are those networkx's Dijkstra finds over the board's
+movement graph with the rules' step weights:
+- a step costs the edge's `cost` (M11: 1, or 1.5 for an alternating diagonal: a path with d diagonals
+  costs o + d + floor(d / 2) = floor(o + 1.5 d), so the rules' cost is the floor of networkx's);
+- a wall, a pit (M1, M5) or an enemy's square (M10) is never entered; changing level needs stairs at
+  either end or a Climb, one level at a time (M12);
+- entering difficult terrain (M4) or climbing (M12) ends the move: those steps may only come last,
+  so networkx walks the other steps and each ending step is added once at the end of a walk;
+- nobody ends on another character's square (M10).
+Both the compiled search and the reference search are checked.
+"""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battlemat.core import movement
+from battlemat.core.board import DIRECTIONS, Board
+from battlemat.core.movement import kernel
+from battlemat.io.rules_file import load_rules
+
+RULES = load_rules()
+GRIDS = [("square", "", "", "alternating"), ("square", "", "", "chebyshev"), ("square", "", "", "manhattan"),
+         ("hex", "y", "odd", "alternating"), ("hex", "x", "even", "alternating")]
+USES = ["Exit", "Dodge", "Melee", "Climb", "Wrestle", "Escape"]
+
+
+@st.composite
+def scenes(draw):  # type: ignore[no-untyped-def]
+    w, h = draw(st.integers(2, 10)), draw(st.integers(2, 10))
+    grid, axis, index, diagonals = draw(st.sampled_from(GRIDS))
+    rng = np.random.default_rng(draw(st.integers(0, 100_000)))
+    roll = rng.random((h, w))
+    levels = rng.integers(0, 3, (h, w)).astype(np.int16) * (rng.random((h, w)) < 0.3)
+    dirs = np.where(rng.random((h, w)) < 0.15, rng.choice(list(DIRECTIONS.values()), (h, w)), 0).astype(np.uint8)
+    board = Board(w, h, grid, stagger_axis=axis, stagger_index=index, blocked=roll < 0.12,
+                  difficult=(roll >= 0.12) & (roll < 0.25), pit=(roll >= 0.25) & (roll < 0.3),
+                  level=levels, difficult_dirs=dirs)
+    free = [(x, y) for y in range(h) for x in range(w) if board.enterable((x, y))]
+    if not free:
+        return None
+    start = draw(st.sampled_from(free))
+    others = draw(st.lists(st.sampled_from(free), max_size=5, unique=True))
+    occupants = {sq: movement.Occupant(f"N{i}", draw(st.booleans())) for i, sq in enumerate(others) if sq != start}
+    mover = movement.Mover("a", "Ada", draw(st.sampled_from(USES)), start, draw(st.integers(0, 7)))
+    return board, RULES.with_overrides({"diagonals": diagonals}), mover, occupants
+
+
+def oracle(board: Board, rules, mover: movement.Mover, occupants) -> dict:  # type: ignore[no-untyped-def]
+    """The squares `mover` can end on and their costs, by networkx's Dijkstra over the movement graph."""
+    g = movement.grid(board, str(rules.switch("diagonals"))).graph
+    climb = rules.halves[mover.use].climbs
+    foes = {sq for sq, o in occupants.items() if not o.friend}
+
+    def enters(u, v, d) -> bool:  # type: ignore[no-untyped-def]
+        there, dl = g.nodes[v], d["dlevel"]
+        if there["blocked"] or there["pit"] or v in foes:
+            return False
+        stairs = g.nodes[u]["stairs"] or there["stairs"]
+        return dl == 0 or (abs(dl) == 1 and (stairs or climb))
+
+    def ends(u, v, d) -> bool:  # type: ignore[no-untyped-def]
+        return bool(d["difficult"]) or (d["dlevel"] != 0 and not (g.nodes[u]["stairs"] or g.nodes[v]["stairs"]))
+
+    def goes_on(u, v, d):  # type: ignore[no-untyped-def]
+        return d["cost"] if enters(u, v, d) and not ends(u, v, d) else None  # None hides the edge
+
+    cutoff = mover.allowance + 0.5  # floor(cost) <= allowance (costs are multiples of 0.5)
+    walked = nx.single_source_dijkstra_path_length(g, mover.at, cutoff=cutoff, weight=goes_on)
+    best = dict(walked)
+    for u, cost in walked.items():
+        for v, d in g[u].items():
+            if enters(u, v, d) and ends(u, v, d) and cost + d["cost"] <= cutoff:
+                best[v] = min(best.get(v, math.inf), cost + d["cost"])
+    return {sq: math.floor(c) for sq, c in best.items() if sq not in occupants}
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@settings(max_examples=150, deadline=None)
+@given(scene=scenes())
+def test_reach_is_networkx_dijkstra_over_the_movement_graph(scene, compiled: bool) -> None:  # type: ignore[no-untyped-def]
+    if scene is None:
+        return
+    board, rules, mover, occupants = scene
+    with pytest.MonkeyPatch.context() as m:
+        if not compiled:
+            m.setattr(kernel, "AVAILABLE", False)
+        movement.forget(board)
+        got = movement.reach(board, rules, mover, movement.Context(occupants))
+    assert dict(got.costs) == oracle(board, rules, mover, occupants)
+
+
+def test_the_oracle_sees_a_wrong_step_weight(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The comparison can fail: with every alternating diagonal costing 1 (as chebyshev counts them)
+    the reach of an open board's corner disagrees with the oracle (M11)."""
+    board = Board(6, 6)
+    mover = movement.Mover("a", "Ada", "Exit", (0, 0), 4)
+    right = dict(movement.reach(board, RULES, mover).costs)
+    assert right == oracle(board, RULES, mover, {})
+    wrong = dict(movement.reach(board, RULES.with_overrides({"diagonals": "chebyshev"}), mover).costs)
+    assert wrong != oracle(board, RULES, mover, {})
+
+
+def test_walking_distances_count_difficult_ground_climbs_walls_and_pits() -> None:
+    """The AI's walks over several turns (movement.walk_field, networkx over the reversed graph): a step
+    costs 1, entering difficult ground 2 (M4), a level change without stairs CLIMB (M12); walls and
+    pits are never walked (M1, M5), nor two levels at once."""
+    level = np.zeros((1, 7), np.int16)
+    level[0, 5:] = 1  # a ledge one level up
+    level[0, 6] = 2  # and another above it
+    difficult = np.zeros((1, 7), bool)
+    difficult[0, 1] = True
+    board = Board(7, 1, level=level, difficult=difficult)
+    field = movement.walk_field(board, "alternating", (0, 0))
+    assert field[:6] == [0, 1, 3, 4, 5, 5 + movement.walks.CLIMB]  # into (1,0) is difficult: 2 (M4)
+    assert field[6] == 5 + 2 * movement.walks.CLIMB  # one level at a time (M12)
+    walled = Board(3, 1, blocked=np.array([[False, True, False]]))
+    assert movement.walk_field(walled, "alternating", (0, 0))[2] == movement.FAR
