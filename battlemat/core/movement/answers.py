@@ -38,8 +38,8 @@ def answer(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: t
     """Search, and wrap what was found as a Reach."""
     how = kind(rules, mover)
     found = find(gr, rules, mover, occupants, sticky, how)
-    nodes, sqs = found.nodes, gr.sqs
-    costs = dict(zip(map(sqs.__getitem__, nodes), found.costs, strict=True))  # (in C, unlike a comprehension)
+    sqs = gr.sqs
+    costs = {sqs[u]: c for u, c in zip(found.nodes, found.costs, strict=True)}
     routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found, gr.board.width)
     charge = None
     if how.press:  # M7: one square only, the charge's

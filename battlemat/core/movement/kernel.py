@@ -125,21 +125,23 @@ class Tables:
         gr, mover = self.grid, q.mover
         if not AVAILABLE or mover.allowance > MAX_ALLOWANCE:
             return None
-        for foe in q.sticky:
-            if not gr.board.inside(foe.at):
-                return None
-        scratch, mid, end = self.work.get(mover.allowance) or self.scratch(mover.allowance)
         w, h = gr.board.width, gr.board.height
+        zones = []
+        for foe in q.sticky:
+            x, y = foe.at
+            if not (0 <= x < w and 0 <= y < h):
+                return None
+            zones.append(y * w + x)
+        scratch, mid, end = self.work.get(mover.allowance) or self.scratch(mover.allowance)
         x0, y0 = mover.at
         how = q.how
         ip = [w, x0, y0, mover.allowance, how.climb, gr.diagonals == "alternating", how.press, gr.hexmap, 0,
-              len(q.sticky), mid, end]
+              len(zones), mid, end]
         for (x, y), o in q.occupants:  # by node, on the board, not the mover's own square (M10)
             if 0 <= x < w and 0 <= y < h and (x != x0 or y != y0):
                 ip += (y * w + x, 1 if o.friend else 2)
                 ip[IP_OCCUPANTS] += 1
-        for foe in q.sticky:
-            ip.append(foe.at[1] * w + foe.at[0])
+        ip += zones
         fp = np.array(charge_line(gr.board, mover), np.float64) if how.press else self.no_line
         return Answer(bucket_search(self.flags, self.centre, np.array(ip, np.int64), fp, scratch), q)
 

@@ -65,23 +65,29 @@ class ReachMemo:
         here, A = mover.at, mover.allowance
         x0, y0 = here
         r = A + 2 + (1 if mover.jump_rating else 0)
-        looked = self._near.get((id(occupants), here, r))
+        shared = type(occupants) is MappingProxyType
+        looked = self._near.get((id(occupants), here, r)) if shared else None
         if looked is not None and looked[0] is occupants:
             near = looked[1]
         else:
-            found = [(sq, o) for sq, o in occupants.items()
-                     if -r <= sq[0] - x0 <= r and -r <= sq[1] - y0 <= r and sq != here]
+            found = []
+            for sq, o in occupants.items():  # (a loop: a comprehension is a call of its own)
+                if -r <= sq[0] - x0 <= r and -r <= sq[1] - y0 <= r and sq != here:
+                    found.append((sq, o))
             if len(found) > 1:
                 found.sort()
             near = tuple(found)
-            if type(occupants) is MappingProxyType:
+            if shared:
                 if len(self._near) >= NEAR_SIZE:
                     self._near.clear()
                 self._near[id(occupants), here, r] = (occupants, near)  # (holding it keeps its id from being reused)
         half = rules.halves[mover.use]
         if half.unstuck:
             return ReachKey(("free", here, A), near, ())  # M6: sticky zones do not hold them
-        held = tuple([f for f in sticky if -r <= f.at[0] - x0 <= r and -r <= f.at[1] - y0 <= r]) if sticky else ()
+        held: tuple[StickyFoe, ...] = ()
+        for f in sticky:
+            if -r <= f.at[0] - x0 <= r and -r <= f.at[1] - y0 <= r:
+                held += (f,)
         if half.jumps and mover.jump_rating > 0:  # M5
             like: tuple[Any, ...] = ("jump", here, A, mover.jump_rating, rules.switch("jump_running_m_per_rating"),
                                      rules.switch("jump_standing_m_per_rating"))
