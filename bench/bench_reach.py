@@ -9,7 +9,7 @@
 2. The same query on 32x32 vs 256x256 maps. Goal: ratio <= 1.2 (bounded by the allowance, not the map).
 
 Answers are remembered per board (movement.reach's memo); each round forgets them first, so every
-query is searched. The compiled search (battlemat.core.kernel) is compiled before timing.
+query is searched. The compiled search (battlemat.core.movement.kernel) is compiled before timing.
 
 Run: python bench/bench_reach.py   (prints medians and ratios; no assertions)
 """

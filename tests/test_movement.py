@@ -378,7 +378,7 @@ def test_C5_exit_leaves_only_at_the_map_edge(to, fled):
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_M6_sticky_context_built_on_a_start_context_is_the_side_context(seed):
+def test_M6_sticky_context_built_on_a_start_context_is_a_fresh_context(seed):
     """P2 reuses the start-of-turn occupants while nobody has moved yet and adds the sticky foes of the
     sub-phase (M6, M10): the same context a fresh build gives, with the same foes in the same order."""
     import random

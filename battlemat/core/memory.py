@@ -2,10 +2,12 @@
 
 The rules ask the same questions many times a turn: the AI weighs an intent, the resolver checks
 it again, the UI previews it. Every answer here is worked out from values (the encounter, a state,
-an intent), so a memory only saves work: a fresh one gives the same answers, and two matches never
-share one (tests/test_determinism.py plays two matches interleaved). It is passed in explicitly to
-`resolve_turn`, `validate_intent`, `movement.mover_for` and the AI's `Brain`; the core keeps no
-module-level tables. Lifetimes:
+an intent), so a memory only saves work: a fresh one gives the same answers, and what one match
+remembers never reaches another (tests/test_core_state.py plays matches interleaved). It is passed
+in explicitly to `resolve_turn`, `validate_intent`, `movement.mover_for` and the AI's `Brain`; the
+core keeps no module-level tables. A batch may hand one memory to its matches of one encounter in
+turn (sim.pool does): what lasts a match is the encounter's, and what lasts a state is found by the
+state's identity. Lifetimes:
 - for the whole match: a rating's fixed parts (S2, S3, S5), allowances (M1-M3), the AI's figures
   (ratings a planner counts on and each character's strength: they change only with major losses,
   which are part of their key; walking distances on the board);

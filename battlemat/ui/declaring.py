@@ -185,9 +185,9 @@ class Declaring(ScreenState):
         origin = d.to if d.to is not None else self.session.position(who)
         if origin is None:
             return None
-        key = (who, d.use, origin, self.session.turn)
+        rings = bands(self.enc.rules, self.enc.by_id[who], d.use)  # R1, R3: the resolver's own numbers
+        key = (tuple(origin), tuple(rings))  # the shapes are drawn again only when what they show changes
         if key != self.preview.bands_key:
-            rings = bands(self.enc.rules, self.enc.by_id[who], d.use)  # R1, R3: the resolver's own numbers
             diagonals = str(self.enc.rules.switch("diagonals"))
             self.preview.bands = overlays.RangeBands(self.layout, origin, rings, diagonals)
             self.preview.bands_key = key

@@ -126,7 +126,7 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     gr = board.cache.grids.get(diagonals) or grid(board, diagonals)
     key, hit = gr.memo.lookup(rules, mover, ctx)
     if hit is not None:
-        return hit if hit.mover == mover else hit._replace(mover=mover)
+        return hit if hit.mover == mover else Reach(mover, *hit[1:])
     result = answer(gr, rules, mover, key.near, key.held)  # (who stands farther away cannot change it)
     gr.memo.put(key, result)
     return result

@@ -24,7 +24,7 @@ def ranged_phase(t: Turn) -> None:
             continue  # nobody attacks in this step
 
         def in_step(h: Half, s: int = step) -> bool:
-            return _ranged(h) and h.phase_order == s
+            return h.ranged and h.phase == "P3" and h.phase_order == s
 
         groups = attack_groups(t, in_step)
         if groups:
@@ -74,7 +74,7 @@ def _board_checks(t: Turn, ranged: bool) -> None:
 def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
     """(words, rule) of why `attack` cannot happen from where everyone stands now; ("", "") if it can."""
     board = t.enc.board
-    a, b = t.at(attack.who), t.at(attack.target)
+    a, b = t.st[attack.who].at, t.st[attack.target].at
     if a is None or b is None:
         return "", ""
     if not ranged:
@@ -88,7 +88,7 @@ def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
         aggressive = set(t.rules.switch("aggressive_skills"))
         for c in t.order():
             o = t.intents.get(c)
-            at = t.at(c)
+            at = t.st[c].at
             if (o and o.use in aggressive and t.enemies(c, attack.who) and t.active(c) and at is not None
                     and geometry.adjacent(board, a, at)):
                 return f"cannot Shoot next to {t.name(c)}, who uses {o.use} (R2)", "R2"

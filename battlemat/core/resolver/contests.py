@@ -138,7 +138,7 @@ def _secondary_hits(t: Turn, groups: list[Group]) -> list[Hit]:
             for extra in t.intents[m].also:
                 if not t.active(extra):
                     continue
-                a, b = t.at(m), t.at(extra)
+                a, b = t.st[m].at, t.st[extra].at
                 if t.enc.board is not None and a is not None and b is not None and not geometry.adjacent(
                     t.enc.board, a, b
                 ):

@@ -34,7 +34,7 @@ def _release(t: Turn) -> None:
         if holder is None or not s.active:
             continue
         gone = not t.active(holder)
-        here, there = t.at(cid), t.at(holder)
+        here, there = t.st[cid].at, t.st[holder].at
         apart = (t.enc.board is not None and here is not None and there is not None
                  and not geometry.adjacent(t.enc.board, here, there))
         if gone or apart:

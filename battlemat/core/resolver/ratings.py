@@ -63,7 +63,7 @@ def position_mods(t: Turn, cid: CharId, it: Intent, vs: CharId | None) -> list[M
         mods.append(_MOVED_WHILE_SHOOTING)  # M1: a shot that moves is at -1
     if vs is None or it.target != vs or half.act != "attack":
         return mods
-    a, b = t.at(cid), t.at(vs)
+    a, b = t.st[cid].at, t.st[vs].at
     if a is None or b is None:
         return mods
     board, level = t.enc.board, t.levels
@@ -85,7 +85,9 @@ def position_mods(t: Turn, cid: CharId, it: Intent, vs: CharId | None) -> list[M
 
 def point_blank(t: Turn, cid: CharId, use: str, vs: CharId) -> bool:
     """R3: a talented shot or throw takes no penalties at all within its point-blank range."""
-    a, b = t.at(cid), t.at(vs)
+    if not t.rules.halves[use].point_blank_per_talent:
+        return False
+    a, b = t.st[cid].at, t.st[vs].at
     if t.enc.board is None or a is None or b is None:
         return False
     blank = ranges.point_blank(t.rules, t.char(cid), use)
@@ -95,7 +97,7 @@ def point_blank(t: Turn, cid: CharId, use: str, vs: CharId) -> bool:
 def flanked(t: Turn, cid: CharId, vs: CharId) -> bool:
     """R5: an ally next to the target on the opposite side from `cid`."""
     board = t.enc.board
-    a, b = t.at(cid), t.at(vs)
+    a, b = t.st[cid].at, t.st[vs].at
     if a is None or b is None or not geometry.adjacent(board, a, b):
         return False
     if geometry.is_hex(board):

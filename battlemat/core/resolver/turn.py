@@ -31,7 +31,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.rules import Half, Rules
 from battlemat.core.state import Advantage, CharacterState, MatchState
-from battlemat.types import XY, CharId
+from battlemat.types import CharId
 
 
 class Attack(NamedTuple):
@@ -117,10 +117,6 @@ class Turn:
 
     def enemies(self, a: CharId, b: CharId) -> bool:
         return self.char(a).side != self.char(b).side
-
-    def at(self, cid: CharId) -> XY | None:
-        """Where `cid` stands now (None: nowhere on a map)."""
-        return self.st[cid].at
 
     def grant(self, cid: CharId, adv: Advantage, share: bool) -> None:
         """A lasting or next-turn advantage (O1, O3, O4, O5), shouted to allies in P2 if `share` (O6)."""

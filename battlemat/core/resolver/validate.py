@@ -26,12 +26,9 @@ def validate_intent(enc: Encounter, state: MatchState, intent: Intent, *, fresh:
                     memory: MatchMemory | None = None) -> Intent:
     """Check one intent against the rules; return it with canonical skill spelling.
 
-    The UI and the AI call this before a turn is resolved; the resolver calls it again. The answer
-    depends on nothing but the encounter, the state and the intent (all values), so the intents
-    found legal against the last state are remembered: the resolver's check of what the AI or the
-    UI just checked is a look-up (`_remembered`), by identity first (an intent's hash is worked out
-    in Python, field by field), then by value. `fresh`: the intent was just made and is checked
-    once (the AI's), so it is remembered by identity only.
+    The intents found legal against a state are remembered in the match's `memory` (a question
+    asked without one is worked out afresh). `fresh`: the intent was just made and is checked once
+    (the AI's), so it is remembered by identity only.
     """
     if memory is None:
         memory = MatchMemory(enc)
