@@ -181,7 +181,7 @@ def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
     taking the one that sees, then the one with less cover. Terrain never changes, so answers are
     kept in the board's own cache (`Board.cache`)."""
     memo = board.cache.sight
-    key = (a[0], a[1]), (b[0], b[1])
+    key = tuple(a), tuple(b)  # (the same tuples when they are tuples)
     hit: tuple[bool, int, str] | None = memo.get(key)
     if hit is None:
         if len(memo) >= SIGHT_LIMIT:
