@@ -18,7 +18,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_ruff_is_clean():
     if shutil.which("ruff") is None and run("ruff", "--version").returncode != 0:
         pytest.skip("ruff is not installed (it comes with the test extra)")
-    proc = run("ruff", "check", "battlemat", "tests", "bench", "assets", "main.py")
+    proc = run("ruff", "check", "battlemat", "tests", "bench", "assets", "tools", "main.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
