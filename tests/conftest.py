@@ -71,3 +71,24 @@ def play_data(chars: list[dict], turns: list[list[dict]], rules: dict | None = N
     for _, evs in match.play_scripted():
         events.extend(evs)
     return match, events
+
+
+def random_board(draw, shape: tuple[str, str, str], size: int = 11, stairs: float = 0.1):  # type: ignore[no-untyped-def]
+    """A random board for hypothesis (`draw` is a composite strategy's): walls, difficult squares, pits,
+    levels and stairs rising in random directions, on a grid of `shape` (grid, stagger axis, stagger
+    index). Returns the board and its enterable squares (M1, M4, M5, M12)."""
+    import numpy as np
+    from hypothesis import strategies as st
+
+    from battlemat.core.board import DIRECTIONS, Board
+
+    w, h = draw(st.integers(2, size)), draw(st.integers(2, size))
+    grid, axis, index = shape
+    rng = np.random.default_rng(draw(st.integers(0, 100_000)))
+    roll = rng.random((h, w))
+    levels = rng.integers(0, 3, (h, w)).astype(np.int16) * (rng.random((h, w)) < 0.3)
+    dirs = np.where(rng.random((h, w)) < stairs, rng.choice(list(DIRECTIONS.values()), (h, w)), 0).astype(np.uint8)
+    board = Board(w, h, grid, stagger_axis=axis, stagger_index=index, blocked=roll < 0.12,
+                  difficult=(roll >= 0.12) & (roll < 0.25), pit=(roll >= 0.25) & (roll < 0.3),
+                  level=levels, difficult_dirs=dirs)
+    return board, [(x, y) for y in range(h) for x in range(w) if board.enterable((x, y))]

@@ -10,11 +10,12 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import random_board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemat.core import movement
-from battlemat.core.board import DIRECTIONS, Board
+from battlemat.core.board import Board
 from battlemat.core.movement import kernel
 from battlemat.core.movement.answers import answer
 from battlemat.io.rules_file import load_rules
@@ -28,16 +29,7 @@ pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="numba is not insta
 
 @st.composite
 def scenes(draw):
-    w, h = draw(st.integers(2, 11)), draw(st.integers(2, 11))
-    grid, axis, index = draw(st.sampled_from(GRIDS))
-    rng = np.random.default_rng(draw(st.integers(0, 100_000)))
-    roll = rng.random((h, w))
-    levels = rng.integers(0, 3, (h, w)).astype(np.int16) * (rng.random((h, w)) < 0.3)
-    dirs = np.where(rng.random((h, w)) < 0.1, rng.choice(list(DIRECTIONS.values()), (h, w)), 0).astype(np.uint8)
-    board = Board(w, h, grid, stagger_axis=axis, stagger_index=index, blocked=roll < 0.12,
-                  difficult=(roll >= 0.12) & (roll < 0.25), pit=(roll >= 0.25) & (roll < 0.3),
-                  level=levels, difficult_dirs=dirs)
-    free = [(x, y) for y in range(h) for x in range(w) if board.enterable((x, y))]
+    board, free = random_board(draw, draw(st.sampled_from(GRIDS)))
     if not free:
         return None
     start = draw(st.sampled_from(free))

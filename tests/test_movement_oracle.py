@@ -21,11 +21,12 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
+from conftest import random_board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemat.core import movement
-from battlemat.core.board import DIRECTIONS, Board
+from battlemat.core.board import Board
 from battlemat.core.movement import kernel
 from battlemat.io.rules_file import load_rules
 
@@ -37,16 +38,8 @@ USES = ["Exit", "Dodge", "Melee", "Climb", "Wrestle", "Escape"]
 
 @st.composite
 def scenes(draw):  # type: ignore[no-untyped-def]
-    w, h = draw(st.integers(2, 10)), draw(st.integers(2, 10))
     grid, axis, index, diagonals = draw(st.sampled_from(GRIDS))
-    rng = np.random.default_rng(draw(st.integers(0, 100_000)))
-    roll = rng.random((h, w))
-    levels = rng.integers(0, 3, (h, w)).astype(np.int16) * (rng.random((h, w)) < 0.3)
-    dirs = np.where(rng.random((h, w)) < 0.15, rng.choice(list(DIRECTIONS.values()), (h, w)), 0).astype(np.uint8)
-    board = Board(w, h, grid, stagger_axis=axis, stagger_index=index, blocked=roll < 0.12,
-                  difficult=(roll >= 0.12) & (roll < 0.25), pit=(roll >= 0.25) & (roll < 0.3),
-                  level=levels, difficult_dirs=dirs)
-    free = [(x, y) for y in range(h) for x in range(w) if board.enterable((x, y))]
+    board, free = random_board(draw, (grid, axis, index), size=10, stairs=0.15)
     if not free:
         return None
     start = draw(st.sampled_from(free))
