@@ -142,8 +142,8 @@ class BoardCache:
     """What is worked out from one board's terrain, kept exactly as long as that board (`board.cache`).
 
     Terrain never changes, so nothing here goes stale and nothing needs a key naming the board; no
-    module keeps such tables. A board copied into another process (pickled) arrives with an empty
-    cache, and `dataclasses.replace` makes a board with a fresh one. Each table is bounded by its user:
+    module keeps such tables. `dataclasses.replace` makes a board with a fresh cache (a new board
+    may have new terrain). Each table is bounded by its user:
     - `grids`: the movement graph and its search arrays by diagonal setting, each with its reach
       memo (battlemat.core.movement.grid);
     - `sight`: line-of-sight answers by (from, to) square (geometry.sight, at most SIGHT_LIMIT);
@@ -158,9 +158,6 @@ class BoardCache:
         self.sight: dict[tuple[XY, XY], tuple[bool, int, str]] = {}
         self.walks: dict[tuple[str, XY], list[int]] = {}
         self.level_windows: dict[int, list[list[bool]]] = {}
-
-    def __reduce__(self) -> tuple[type[BoardCache], tuple[()]]:
-        return (BoardCache, ())
 
     def clear(self) -> None:
         self.grids.clear()
