@@ -45,6 +45,13 @@ def click(app: App, pos: tuple[float, float], button: int = 1) -> None:
     ticks(app, 1)
 
 
+def type_text(app: App, text: str) -> None:
+    """Text typed into whatever has the keyboard focus (SDL's text input events)."""
+    for ch in text:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    ticks(app, 1)
+
+
 def ticks(app: App, n: int, dt: float = 1 / 30) -> None:
     for _ in range(n):
         code = app.tick(dt)
@@ -379,8 +386,11 @@ def test_open_dialog_loads_another_encounter(app) -> None:
     top = app.stack[-1]
     assert isinstance(top, FileScreen)
     target = str(EXAMPLES / "kwirt_and_the_lizard.toml")
-    pygame.event.post(pygame.event.Event(pygame_gui_event("UI_FILE_DIALOG_PATH_PICKED"), text=target,
-                                         ui_element=top.dialog, ui_object_id="#file_dialog"))
+    entry = top.dialog.file_path_text_line
+    click(app, entry.rect.center)  # type the path as a person would, then press the dialog's OK button
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    type_text(app, target)
+    click(app, top.dialog.ok_button.rect.center)
     ticks(app, 2)
     assert app.stack == [app.play]
     assert app.play.session.enc.title == "Kwirt and the Lizard"
@@ -393,12 +403,6 @@ def test_opening_a_bad_file_keeps_the_game_and_says_why(app, tmp_path: Path) -> 
     app.play.open_path(str(bad))
     assert app.play.session.enc.title == title
     assert "Cannot open" in app.play.status and "not valid TOML" in app.play.status
-
-
-def pygame_gui_event(name: str) -> int:
-    import pygame_gui
-
-    return int(getattr(pygame_gui, name))
 
 
 @pytest.mark.parametrize(("axis", "index"), [("x", "odd"), ("x", "even"), ("y", "odd"), ("y", "even")])

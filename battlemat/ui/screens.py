@@ -194,9 +194,20 @@ class FileScreen(WindowScreen):
         self.dialog = self.window = UIFileDialog(rect, manager, window_title=title, initial_file_path=start,
                                                  allow_existing_files_only=existing_only, always_on_top=True)
         self.on_pick = on_pick
+        self._closed = False  # the dialog closed itself last frame
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
         if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and event.ui_element is self.dialog:
             self.on_pick(event.text)
             return Pop()
         return Pop() if self.closing(event) else None
+
+    def update(self, dt: float) -> Action | None:
+        """The dialog closes itself as OK is pressed and posts the picked path as an event that arrives
+        next frame: this screen waits that one frame for it before it goes."""
+        if self.window.alive():
+            return None
+        if self._closed:
+            return Pop()
+        self._closed = True
+        return None
