@@ -159,12 +159,6 @@ class BoardCache:
         self.walks: dict[tuple[str, XY], list[int]] = {}
         self.level_windows: dict[int, list[list[bool]]] = {}
 
-    def clear(self) -> None:
-        self.grids.clear()
-        self.sight.clear()
-        self.walks.clear()
-        self.level_windows.clear()
-
 
 @dataclass(frozen=True, eq=False)
 class Board:

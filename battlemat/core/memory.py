@@ -71,7 +71,7 @@ class StateMemory:
 class MatchMemory:
     """The memory of one match of `enc` (see the module's docstring)."""
 
-    __slots__ = ("enc", "_parts", "_allowances", "_figures", "_strengths", "_walks", "_state", "_skill_penalty")
+    __slots__ = ("enc", "_parts", "_allowances", "_figures", "_strengths", "_walks", "_state", "skill_penalty")
 
     def __init__(self, enc: Encounter) -> None:
         self.enc = enc
@@ -81,7 +81,7 @@ class MatchMemory:
         self._strengths: dict[tuple[CharId, int], tuple[int, int, int]] = {}
         self._walks: dict[XY, list[int]] = {}
         self._state: StateMemory | None = None
-        self._skill_penalty = enc.rules.switch("major_loss_penalty") == "skills"  # L5
+        self.skill_penalty = enc.rules.switch("major_loss_penalty") == "skills"  # L5: major losses take from skills
 
     def parts(self, cid: CharId, use: str) -> SkillParts:
         """skill_parts, once per character and half."""
@@ -105,7 +105,7 @@ class MatchMemory:
         if got is None:
             parts = self.parts(cid, half)
             got = self._figures[cid, half, major] = max(
-                0, parts.base + parts.equipment - (major if self._skill_penalty else 0))
+                0, parts.base + parts.equipment - (major if self.skill_penalty else 0))
         return got
 
     def walk_field(self, goal: XY) -> list[int]:

@@ -25,7 +25,7 @@ def rating(t: Turn, cid: CharId, use: str, vs: CharId | None, against: str | Non
     if use == "item":
         return Rating("item", fixed=0, rules=("C5",))
     base, equip, talent, notes = t.memory.parts(cid, use)
-    penalty = t.st[cid].major if t.skill_penalty else 0  # L5
+    penalty = t.st[cid].major if t.memory.skill_penalty else 0  # L5
     return Rating(use, base=base, equipment=equip, situational=situational(t, cid, vs), talent=talent,
                   matchup=t.rules.matchup(use, against) if against else 0, losses=penalty, halved=halved,
                   notes=notes)

@@ -90,7 +90,6 @@ class Turn:
         self.rules: Rules = self.enc.rules
         self.n = self.state.turn
         self.st = dict(self.state.chars)
-        self.skill_penalty = self.rules.switch("major_loss_penalty") == "skills"  # L5 takes from skills
         self.levels: list[int] = []  # the board's level by node (M12, R5), as the movement grid keeps them
         if self.enc.board is not None:
             self.levels = movement.grid(self.enc.board, str(self.rules.switch("diagonals"))).level
