@@ -34,6 +34,7 @@ from typing import Any
 
 from battlemat.core.board import Board
 from battlemat.io.errors import LoadError, Problem
+from battlemat.io.limits import MAX_CELLS, MAX_FILE_BYTES, MAX_OBJECTS, MAX_TILES
 from battlemat.io.tiled.adapter import (
     GID_MASK,
     HEX_120,
@@ -46,7 +47,6 @@ from battlemat.io.tiled.adapter import (
     pytmx,
 )
 from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
-from battlemat.io.tiled.xmlsafe import MAX_CELLS, MAX_FILE_BYTES, MAX_OBJECTS, MAX_TILES
 
 __all__ = [
     "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "PRESETS",

@@ -28,9 +28,10 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 from battlemat.io.errors import LoadError
+from battlemat.io.limits import MAX_TILES
 from battlemat.io.tiled.checks import check_layers, check_map_header
 from battlemat.io.tiled.document import Doc, Tileset, int_attr
-from battlemat.io.tiled.xmlsafe import MAX_TILES, read_xml
+from battlemat.io.tiled.xmlsafe import read_xml
 
 logging.getLogger("pytmx").addHandler(logging.NullHandler())  # pytmx logs its errors; we raise ours
 

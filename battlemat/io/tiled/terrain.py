@@ -23,10 +23,10 @@ import numpy as np
 from battlemat.core.board import Board, Hazard, parse_directions, transform_directions, transform_hex_directions
 from battlemat.core.errors import RulesError
 from battlemat.io.errors import Problem
+from battlemat.io.limits import MAX_OBJECTS
 from battlemat.io.tiled.adapter import GID_MASK, HEX_120, gid_variants, pytmx
 from battlemat.io.tiled.document import Doc, Tileset
 from battlemat.io.tiled.shapes import ObjectSquares, reference_point
-from battlemat.io.tiled.xmlsafe import MAX_OBJECTS
 
 TERRAIN_NAMES = ("blocked", "difficult", "difficult_dirs", "level", "opaque", "cover", "pit", "hazard", "harm")
 IGNORED_NAMES = ("note", "description")  # free text a game master may keep on terrain; never read

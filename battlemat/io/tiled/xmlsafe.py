@@ -4,7 +4,7 @@ Maps, tilesets and templates are files people download and share, so each one is
 defusedxml (entity bombs and external entities are refused before anything else happens), and
 nothing battlemat reads may grow without bound: the file, the declared map, the tiles cut from
 tileset images, the inflated layer data and the objects read for terrain and tokens. Every limit is
-here with its reason, so they are judged together; the checks and readers that apply them import them.
+in `battlemat.io.limits` with its reason, so they are judged together.
 """
 
 from __future__ import annotations
@@ -17,18 +17,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 
 from battlemat.io.errors import LoadError
-
-# The declared size is checked against MAX_CELLS before any layer data is decoded: a 332 KB zlib map
-# declaring 8000x8000 costs pytmx 12 s and 1.3 GB.
-MAX_CELLS = 1_000_000  # width x height x tile layers; a 100x100 map with 100 layers still fits
-MAX_TILES = 1_000_000  # tiles cut from tileset images (pytmx walks every one)
-# Every file (map, tileset, template) is parsed whole in memory. A map within MAX_CELLS written as CSV
-# is at most about 11 MB (ten-digit gids of flipped tiles), so this leaves room for its tilesets and
-# objects, but not for a tree of gigabytes.
-MAX_FILE_BYTES = 64 * 1024 * 1024
-MAX_OBJECTS = 10_000  # objects in the `terrain` and `tokens` layers together
-# Compressed layer data is inflated to at most the 4 bytes per cell of the declared map (plus one
-# byte to notice more), so a few KB of zlib cannot expand into gigabytes: see bounded_inflate.
+from battlemat.io.limits import MAX_FILE_BYTES
 
 
 def read_xml(path: Path, file: str, what: str) -> Element:
