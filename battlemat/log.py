@@ -22,7 +22,7 @@ def format_event(ev: Event) -> str | None:
         return None
     rules = f"  [{', '.join(dict.fromkeys(ev.rules))}]" if ev.rules else ""
     body = textwrap.fill(ev.text, width=110, initial_indent="     ", subsequent_indent="        ")
-    if ev.type in ("losses", "defeated", "healed", "fled"):
+    if ev.type in ("losses", "defeated", "healed", "not_healed", "fled"):
         body = body.replace("     ", "   * ", 1)
     return body + rules
 

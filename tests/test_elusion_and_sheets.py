@@ -22,17 +22,19 @@ def test_E1_parse_floor_trap():
 
 
 @pytest.mark.parametrize(
-    "skills,equipment,exempt,harm",
+    "skills,equipment,using,exempt,harm",
     [
-        ({"Block/Dodge": 4}, (), True, 0),
-        ({"Perception/Etiquette": 3}, (), True, 0),
-        ({"Block/Dodge": 3, "Perception/Etiquette": 2}, (), False, 2),
-        ({"Block/Dodge": 3}, (Equipment("magic shield", "Block/Dodge", 1),), True, 0),
+        ({"Block/Dodge": 4}, (), None, True, 0),
+        ({"Perception/Etiquette": 3}, (), "Perception", True, 0),
+        ({"Perception/Etiquette": 3}, (), None, False, 2),  # O2: passive Perception is halved
+        ({"Perception/Etiquette": 6}, (), "Dodge", True, 0),
+        ({"Block/Dodge": 3, "Perception/Etiquette": 2}, (), "Perception", False, 2),
+        ({"Block/Dodge": 3}, (Equipment("magic shield", "Block/Dodge", 1),), None, True, 0),
     ],
 )
-def test_E1_any_requirement_exempts(skills, equipment, exempt, harm):
+def test_E1_any_requirement_exempts(skills, equipment, using, exempt, harm):
     c = Character("c", "C", "x", skills=skills, equipment=equipment)
-    result = elude(c, parse_requirements("Block/Dodge 4 or Perception 3", RULES), 2, RULES)
+    result = elude(c, parse_requirements("Block/Dodge 4 or Perception 3", RULES), 2, RULES, using=using)
     assert (result.exempt, result.harm) == (exempt, harm)
 
 

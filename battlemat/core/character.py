@@ -57,7 +57,9 @@ class Character:
     name: str
     side: SideName
     skills: Mapping[str, int] = field(default_factory=lambda: _frozen(None))  # pair -> base 0..8
-    talents: Mapping[str, int] = field(default_factory=lambda: _frozen(None))  # pair -> 0..base
+    # pair -> 0..base: text line 162, "a talent's rating may never be increased beyond the base skill
+    # rating" (checked by io.encounter)
+    talents: Mapping[str, int] = field(default_factory=lambda: _frozen(None))
     equipment: tuple[Equipment, ...] = ()
     kind: str = ""
     fragile: bool = False  # L4
@@ -77,6 +79,8 @@ class Character:
         object.__setattr__(self, "_best_items", MappingProxyType({k: (e.bonus, e.name) for k, e in best.items()}))
 
     def base(self, pair: str) -> int:
+        """S2: the base rating of `pair`. A rule that names no rating means the effective one (text line
+        15: rating.standing, or a contest's Rating); read this alone only where the text says base."""
         return self.skills.get(pair, 0)
 
     def talent(self, pair: str) -> int:
@@ -87,11 +91,13 @@ class Character:
         return self._best_items.get(pair, _NO_ITEM)
 
     def experience(self) -> int:
-        """Rule S4: the sum of all skill and talent ratings, minus the 40 points of a new PC."""
+        """Rule S4: the sum of all skill and talent ratings, minus the 40 points of a new PC. Base
+        ratings: text line 109 counts the points of text line 105, which distributes base ratings."""
         return sum(self.skills.values()) + sum(self.talents.values()) - 40
 
     def new_pc_problems(self) -> list[str]:
-        """Rule S4: what keeps this sheet from being a legal new PC (empty when it is one)."""
+        """Rule S4: what keeps this sheet from being a legal new PC (empty when it is one). Base
+        ratings: text line 105, "at most one base skill rating of 5 and no base skill rating above of 5"."""
         problems = []
         if sum(self.skills.values()) != 40:
             problems.append(f"spends {sum(self.skills.values())} points, a new PC spends 40")

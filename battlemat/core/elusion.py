@@ -3,8 +3,9 @@
 `Floor Trap [Block/Dodge 4 or Perception 3]`: a character meeting any requirement takes no harm;
 otherwise the hazard inflicts its stated losses [house]. With the `partial_elusion` switch on, a
 requirement met halves the harm (rounded down) instead of removing it — the text's avalanche case.
-The rating compared is the base rating plus equipment in use (S5), less major-loss penalties (L5);
-situational modifiers do not apply (the hazard is not a contest).
+The rating compared is the effective rating as it stands (text line 15; rating.standing: base,
+equipment in use (S5), less major-loss penalties (L5)); situational modifiers do not apply (the hazard
+is not a contest). Perception counts at half unless the character is actively searching (O2).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from battlemat.core.character import Character
 from battlemat.core.errors import RulesError
+from battlemat.core.rating import standing
 from battlemat.core.rules import Rules
 
 _REQ = re.compile(r"^\s*([A-Za-z][A-Za-z /]*?)\s+(\d+)\s*$")
@@ -48,16 +50,46 @@ class Elusion:
 
 
 def elude(
-    char: Character, requirements: tuple[tuple[str, int], ...], harm: int, rules: Rules, major_losses: int = 0
+    char: Character,
+    requirements: tuple[tuple[str, int], ...],
+    harm: int,
+    rules: Rules,
+    major_losses: int = 0,
+    using: str | None = None,
 ) -> Elusion:
-    penalty = major_losses if rules.switch("major_loss_penalty") == "skills" else 0
-    for pair, need in requirements:
-        have = char.base(pair) + char.equipment_bonus(pair)[0] - penalty
+    """E1: whether `char`, using the half `using` this turn, eludes a hazard with `requirements`
+    (each a half or a pair and the rating that exempts). O2: a half that is halved when passive
+    (Perception: `passive_halved` in the rules data) counts at half, rounded down, unless it is the
+    half being used this turn (actively searching)."""
+    had: list[str] = []
+    for name, need in requirements:
+        try:
+            pair = rules.pair_of(name)
+        except RulesError:  # a name the io layer let through: the character has no such rating
+            pair = name
+        have = standing(rules, char, pair, major_losses)
+        label = f"{name} {have}"
+        if _passive(rules, name, using):
+            label = f"{name} {have // 2} (halved from {have}: not actively searching, O2)"
+            have //= 2
+        had.append(label)
         if have >= need:
             if rules.switch("partial_elusion"):
                 left = harm // 2
-                return Elusion(False, left, f"{pair} {have} >= {need}",
-                               f"{char.name} partly eludes it with {pair} {have} (E1): {left} loss(es)")
-            return Elusion(True, 0, f"{pair} {have} >= {need}", f"{char.name} eludes it with {pair} {have} (E1)")
+                return Elusion(False, left, f"{label} >= {need}",
+                               f"{char.name} partly eludes it with {label} (E1): {left} loss(es)")
+            return Elusion(True, 0, f"{label} >= {need}", f"{char.name} eludes it with {label} (E1)")
     needs = " or ".join(f"{p} {n}" for p, n in requirements)
-    return Elusion(False, harm, "", f"{char.name} cannot elude it (needs {needs}): {harm} loss(es) (E1)")
+    return Elusion(False, harm, "",
+                   f"{char.name} cannot elude it (needs {needs}; has {', '.join(had)}): {harm} loss(es) (E1)")
+
+
+def _passive(rules: Rules, name: str, using: str | None) -> bool:
+    """O2: whether a requirement on `name` (a half, or a pair: its halves) is met passively, at half,
+    by a character using `using` this turn."""
+    try:
+        canon = rules.canonical(name)
+    except RulesError:
+        return False
+    halves = [canon] if canon in rules.halves else [h for h in canon.split("/") if h in rules.halves]
+    return any(rules.halves[h].passive_halved and h != using for h in halves)

@@ -33,6 +33,7 @@ TYPES = (
     "check",
     "losses",
     "healed",
+    "not_healed",
     "defeated",
     "fled",
     "item_used",

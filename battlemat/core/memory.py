@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from battlemat.core import movement
 from battlemat.core.intents import Intent
-from battlemat.core.rating import talent_bonus
+from battlemat.core.rating import talent_part
 from battlemat.core.state import MatchState
 from battlemat.types import XY, CharId
 
@@ -41,15 +41,14 @@ class SkillParts(NamedTuple):
 
 
 def skill_parts(enc: Encounter, cid: CharId, use: str) -> SkillParts:
-    """Base (S2), equipment (S5), talent bonus (S3) of `cid` using `use`, and the notes that explain them."""
+    """Base (S2), equipment (S5), talent bonus (S3) of `cid` using `use`, and the notes that explain them.
+    The base rating here is the first part of the effective rating's breakdown (Rating adds the rest);
+    no rule reads it alone."""
     char, rules = enc.by_id[cid], enc.rules
     pair = rules.halves[use].pair
     equip, item = char.equipment_bonus(pair)
-    talent, notes = 0, []
-    src = rules.talent_source(use)
-    if src is not None and char.talent(src.pair):
-        talent = talent_bonus(char.talent(src.pair))
-        notes.append(f"talent bonus from {src.pair} talent {char.talent(src.pair)} (S3)")
+    talent, why = talent_part(rules, char, use)
+    notes = [why] if why else []
     if item:
         notes.append(f"equipment: {item} (S5)")
     return SkillParts(char.base(pair), equip, talent, tuple(notes))
@@ -99,13 +98,14 @@ class MatchMemory:
         return got
 
     def figure(self, cid: CharId, half: str, major: int) -> int:
-        """What a planner (the AI) can count on of a rating: base + equipment, less major-loss
-        penalties (S2, S5, L5); once per character, half and number of major losses."""
+        """What a planner (the AI) can count on of a rating: the effective rating as it stands (base,
+        equipment and talent bonus, less major-loss penalties: S2, S3, S5, L5; rating.standing), once
+        per character, half and number of major losses."""
         got = self._figures.get((cid, half, major))
         if got is None:
             parts = self.parts(cid, half)
             got = self._figures[cid, half, major] = max(
-                0, parts.base + parts.equipment - (major if self.skill_penalty else 0))
+                0, parts.base + parts.equipment + parts.talent - (major if self.skill_penalty else 0))
         return got
 
     def walk_field(self, goal: XY) -> list[int]:

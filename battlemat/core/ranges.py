@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from battlemat.core.character import Character
+from battlemat.core.rating import standing
 from battlemat.core.rules import Rules
 
 
@@ -20,11 +21,12 @@ class Band(NamedTuple):
     rule: str
 
 
-def unpenalized(rules: Rules, char: Character, use: str) -> int:
-    """R1: squares within which `use` takes no range penalty (0: no range band, as for Melee).
-    It reads the base rating, as the resolver always has; issue 16 reviews base against effective."""
+def unpenalized(rules: Rules, char: Character, use: str, major: int = 0) -> int:
+    """R1: squares within which `use` takes no range penalty (0: no range band, as for Melee). The text
+    ("ten times his or her skill rating") names no base rating, so it means the effective one (text
+    line 15): the rating as it stands with `major` losses (rating.standing)."""
     half = rules.halves[use]
-    return half.range_per_rating * char.base(half.pair)
+    return half.range_per_rating * standing(rules, char, use, major)
 
 
 def point_blank(rules: Rules, char: Character, use: str) -> int:
@@ -33,13 +35,13 @@ def point_blank(rules: Rules, char: Character, use: str) -> int:
     return half.point_blank_per_talent * char.talent(half.pair)
 
 
-def bands(rules: Rules, char: Character, use: str) -> list[Band]:
+def bands(rules: Rules, char: Character, use: str, major: int = 0) -> list[Band]:
     """The bands a window draws for `use`, innermost first (none for skills without a range)."""
     half = rules.halves.get(use)
     if half is None or not half.range_per_rating:
         return []
-    out = [Band(f"{use} unpenalized ({half.range_per_rating} x {char.base(half.pair)})",
-                unpenalized(rules, char, use), "R1")]
+    out = [Band(f"{use} unpenalized ({half.range_per_rating} x rating {standing(rules, char, use, major)})",
+                unpenalized(rules, char, use, major), "R1")]
     blank = point_blank(rules, char, use)
     if blank:
         talent = char.talent(half.pair)

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from battlemat.core.character import Character
+    from battlemat.core.rules import Rules
 
 
 class Modifier(NamedTuple):
@@ -166,3 +170,26 @@ def talent_bonus(talent: int) -> int:
     if talent <= 0:
         return 0
     return 1 if talent <= 4 else 2
+
+
+def talent_part(rules: Rules, char: Character, use: str) -> tuple[int, str]:
+    """S3: the talent bonus that applies to `char` using the half `use` (0 for a pair or where no talent
+    applies), with the words that explain it."""
+    src = rules.talent_source(use)
+    if src is None or not char.talent(src.pair):
+        return 0, ""
+    return talent_bonus(char.talent(src.pair)), f"talent bonus from {src.pair} talent {char.talent(src.pair)} (S3)"
+
+
+def standing(rules: Rules, char: Character, use: str, major: int = 0) -> int:
+    """The effective rating of `char`'s `use` (a half or a pair) as it stands, outside any one skill use.
+
+    Text line 15: a rule that names neither base nor effective rating means the effective one. So the
+    lengths and thresholds a rating sets outside a contest (R1 range, M5 jump, M13 throw, E1 elusion,
+    the AI's figures) read base (S2) + equipment in use (S5) + the talent bonus that applies (S3) - the
+    major-loss penalty (L5, when the `major_loss_penalty` switch takes it from skills). Situational
+    modifiers, group and matchup belong to one skill use against one foe, so they stay out [house R1]
+    (the range penalty is itself situational: a range read through it would go round in a circle)."""
+    pair = rules.halves[use].pair if use in rules.halves else use
+    penalty = major if rules.switch("major_loss_penalty") == "skills" else 0
+    return max(0, char.base(pair) + char.equipment_bonus(pair)[0] + talent_part(rules, char, use)[0] - penalty)

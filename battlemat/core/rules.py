@@ -45,6 +45,7 @@ class Half:
     point_blank_per_talent: int = 0  # R3: squares per talent point with no penalty at all
     opposed_by: str = ""  # O5: Wonder intimidation is contested by the target's Wonder
     untargeted: str = ""  # O5: Wonder without a target is an intimidating advance
+    passive_halved: bool = False  # O2: halved when not actively searching (Perception)
 
 
 @dataclass(frozen=True)
@@ -273,6 +274,7 @@ def _same_kind(default: Any, value: Any) -> bool:
 _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "major_loss_penalty": ("skills", "movement"),
     "other_skill_defense": ("half", "zero"),
+    "held_exit_opposes": ("half", "full"),
     "diagonals": ("alternating", "chebyshev", "manhattan"),
     "sticky_positions": ("sub_phase_start",),
     "collision": ("rating_then_id",),

@@ -284,7 +284,7 @@ def _character_id(r: _Reader, t: Mapping[str, Any], place: str, seen: set[str]) 
 
 
 def _talents(r: _Reader, t: Mapping[str, Any], place: str, skills: Mapping[str, int]) -> dict[str, int]:
-    """Talent ratings, none above its pair's base rating (S3)."""
+    """Talent ratings, none above its pair's base rating (S3; text line 162 names the base rating)."""
     talents = r.ratings(t.get("talents", {}), f"{place}.talents", "a talent")
     for pair, value in talents.items():
         if value > skills.get(pair, 0):

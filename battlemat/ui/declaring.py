@@ -185,7 +185,8 @@ class Declaring(ScreenState):
         origin = d.to if d.to is not None else self.session.position(who)
         if origin is None:
             return None
-        rings = bands(self.enc.rules, self.enc.by_id[who], d.use)  # R1, R3: the resolver's own numbers
+        rings = bands(self.enc.rules, self.enc.by_id[who], d.use,  # R1, R3: the resolver's own numbers
+                      self.session.state[who].major)
         key = (tuple(origin), tuple(rings))  # the shapes are drawn again only when what they show changes
         if key != self.preview.bands_key:
             diagonals = str(self.enc.rules.switch("diagonals"))

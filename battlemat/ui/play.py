@@ -22,6 +22,7 @@ from pygame_gui.elements import UITextEntryLine
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError, IllegalIntent
 from battlemat.core.intents import Intent
+from battlemat.core.rating import standing
 from battlemat.types import CharId
 from battlemat.ui import input as keys
 from battlemat.ui import theme
@@ -500,7 +501,7 @@ def skill_words(enc: Encounter, who: CharId, half: str, major: int) -> tuple[str
         needs = ", ".join(f"{n} if it needs {k}" if i == 0 else f"{n} if {k}" for i, (k, n) in enumerate(kinds[1:]))
         return (f"{half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r0",
                 f"Use an item: move {kinds[0][1]} ({needs}); {h.defense} (C5)")
-    rating = c.base(h.pair) + c.equipment_bonus(h.pair)[0]
+    rating = standing(enc.rules, c, half, major)  # the effective rating as it stands (text line 15)
     return (f"{half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r{rating}",
             f"{half}: moves {mv} square(s) (M1), acts in {h.phase} (rule P), "
-            f"rating {rating} (base {c.base(h.pair)} + equipment)")
+            f"rating {rating} (base {c.base(h.pair)} with equipment, talent and major losses: S2-S5, L5)")

@@ -40,6 +40,7 @@ from battlemat.core.movement.results import (
 )
 from battlemat.core.movement.step import ENDS, StepRules
 from battlemat.core.movement.walks import FAR, level_changes_near, walk_field
+from battlemat.core.rating import standing
 from battlemat.core.rules import Rules
 from battlemat.types import XY, CharId
 
@@ -77,8 +78,8 @@ def mover_for(known: MatchMemory, chars: Mapping[CharId, Any], who: CharId, use:
     char, st = enc.by_id[who], chars[who]
     half = enc.rules.halves[use]
     jump = 0
-    if half.jumps:  # M5: a jump's length comes from the Acrobatics/Climb rating with equipment
-        jump = char.base(half.pair) + char.equipment_bonus(half.pair)[0]
+    if half.jumps:  # M5: a jump's length comes from the effective Acrobatics rating (text line 15)
+        jump = standing(enc.rules, char, use, st.major)
     allowed = known.allowance(char, use, st.major, item, moving_shot=True)
     if st.held_by is not None and not half.breaks_grip:
         allowed = 0  # C8: held in a grip (M13) nobody moves away but by Escape

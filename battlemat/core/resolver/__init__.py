@@ -77,8 +77,8 @@ def resolve_turn(
 
 
 def declare(t: Turn, intents: Sequence[Intent]) -> None:
-    """Every intent checked (one door), recorded in declaration order, and each Block/Dodge user's
-    choice of threats made (C5)."""
+    """Every intent checked (one door), recorded in declaration order, the attacks listed (a sweep at a
+    secondary target among them, C7), and each Block/Dodge user's choice of threats made (C5)."""
     t.emit("turn_start", f"turn {t.n}", ("P1", "P2", "P3", "P4"))
     for raw in intents:
         intent = validate_intent(t.enc, t.state, raw, memory=t.memory)
@@ -90,6 +90,10 @@ def declare(t: Turn, intents: Sequence[Intent]) -> None:
         it = t.intents.get(cid)
         if it is not None and it.target is not None and halves[it.use].act == "attack":
             t.attacks.append(Attack(cid, it.use, it.target, halves[it.use]))
+    for cid in t.order():  # then each sweep at a secondary target (C7): an attack like any other
+        it = t.intents.get(cid)
+        if it is not None and it.also and halves[it.use].act == "attack":
+            t.attacks.extend(Attack(cid, it.use, extra, halves[it.use], secondary=True) for extra in it.also)
     for cid in t.order():
         it = t.intents.get(cid)
         if it is None:

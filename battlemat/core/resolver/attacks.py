@@ -55,19 +55,21 @@ def _reach(h: Half) -> bool:
 
 def _board_checks(t: Turn, ranged: bool) -> None:
     """After movement: a ranged attack needs sight (R4) and no aggressive foe next to a Shoot (R2);
-    a reach attack needs its target next to it (P4). Failures are `no_effect` events."""
+    a reach attack needs its target next to it (P4; a sweep its secondary target, C7). Failures are
+    `no_effect` events, and only the attack that failed comes to nothing."""
     if t.enc.board is None:
         return
     for attack in t.attacks:
         h = attack.half
         if not (h.ranged and h.phase == "P3" if ranged else h.reach and h.phase == "P4"):
             continue
-        if not t.active(attack.who) or attack.who in t.failed:
+        if not t.active(attack.who) or (attack.who, attack.target) in t.failed:
             continue
         why, rule = _why_not(t, attack, ranged)
         if why:
-            t.failed.add(attack.who)
-            t.emit("no_effect", f"{t.name(attack.who)}: {attack.use} on {t.name(attack.target)} fails: {why}",
+            t.failed.add((attack.who, attack.target))
+            what = f"{attack.use} on {t.name(attack.target)}" + (" (secondary target)" if attack.secondary else "")
+            t.emit("no_effect", f"{t.name(attack.who)}: {what} fails: {why}",
                    (rule,), who=attack.who, target=attack.target, rule=rule, reason=why)
 
 
@@ -79,6 +81,8 @@ def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
         return "", ""
     if not ranged:
         if not geometry.adjacent(board, a, b):
+            if attack.secondary:  # C7: a sweep strikes only foes next to the sweeper
+                return f"{t.name(attack.target)} is not next to it after movement (C7)", "C7"
             return f"{t.name(attack.target)} is out of reach after movement (P4)", "P4"
         return "", ""
     seen, _, words = geometry.sight(board, a, b)

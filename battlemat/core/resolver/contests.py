@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from battlemat.core import geometry
 from battlemat.core.dice import Roll
-from battlemat.core.rating import Modifier, Rating
+from battlemat.core.rating import Rating
 from battlemat.core.resolver.defense import opposition
 from battlemat.core.resolver.losses import land
 from battlemat.core.resolver.ratings import group_rating
-from battlemat.core.resolver.turn import Group, Hit, Turn
+from battlemat.core.resolver.turn import Group, Hit, ThreatKey, Turn
 from battlemat.types import CharId
 
 
@@ -64,10 +63,14 @@ def contest_event(t: Turn, kind: str, sides: Sides, how: str, roll: Roll, rules:
 
 def run_attacks(t: Turn, groups: list[Group], interfere: bool) -> None:
     """One phase step of attacks: pair up interfering reach groups (C3), then every other group
-    against its target's opposition (C2, C4, C5). Losses land at the end."""
+    against its target's opposition (C2, C4, C5). A Melee talent's sweep at a secondary target (C7)
+    is one of these groups, through the same door. Losses land at the end."""
     hits: list[Hit] = []
-    done: set[tuple[str, CharId]] = set()
-    group_of = {m: g for g in groups for m in g.members}  # one intent each: one group each
+    done: set[ThreatKey] = set()
+    groups_of: dict[CharId, list[Group]] = {}  # each character's groups: its attack, then its sweeps
+    for g in groups:
+        for m in g.members:
+            groups_of.setdefault(m, []).append(g)
     for g in groups:
         if g.key in done:
             continue
@@ -80,13 +83,14 @@ def run_attacks(t: Turn, groups: list[Group], interfere: bool) -> None:
             continue
         for m in g.members:
             t.attacked_by.setdefault(g.target, set()).add(m)
-        partner = group_of.get(g.target) if interfere else None  # C3: the target attacks this group back
-        if partner is not None and partner.target in g.members and partner.key not in done:
+        # C3: the target attacks this group back (with its own attack or a sweep)
+        partner = next((p for p in groups_of.get(g.target, ()) if interfere and p.target in g.members
+                        and p.key not in done), None)
+        if partner is not None:
             done.add(partner.key)
             hits += _interfere(t, g, partner)
         else:
             hits += _attack(t, g)
-    hits += _secondary_hits(t, groups)
     land(t, hits)
     _land_grips(t)
 
@@ -98,8 +102,9 @@ def _interfere(t: Turn, g: Group, partner: Group) -> list[Hit]:
     ra, lead_a = group_rating(t, g, partner.use)
     rb, lead_b = group_rating(t, partner, g.use)
     roll = t.dice.contest(ra, rb, t.rng)
+    sweep = ("C7",) if g.secondary or partner.secondary else ()
     contest_event(t, "interfere", Sides(ra, g.members, rb, partner.members),
-                  "attacking each other: one contest, only the higher succeeds (C3)", roll, ("C3",))
+                  "attacking each other: one contest, only the higher succeeds (C3)", roll, ("C3",) + sweep)
     if roll.winner == "attack":
         _grip(t, g, lead_a, ra)
         return [Hit(g.target, roll.margin, tuple(g.members))]
@@ -118,8 +123,10 @@ def _attack(t: Turn, g: Group) -> list[Hit]:
     dfn, how, dskill = opposition(t, g.target, g)
     att, leader = group_rating(t, g, dskill)
     roll = t.dice.contest(att, dfn, t.rng)
-    rules = ["C2", "C5"] + (["S7"] if len(g.members) > 1 else []) + (["C4"] if g.half.ranged else [])
-    contest_event(t, "attack", Sides(att, g.members, dfn, [g.target]), how, roll, rules)
+    rules = (["C7"] if g.secondary else []) + ["C2", "C5"] + (["S7"] if len(g.members) > 1 else []) \
+        + (["C4"] if g.half.ranged else [])
+    contest_event(t, "secondary" if g.secondary else "attack", Sides(att, g.members, dfn, [g.target]), how, roll,
+                  rules)
     if roll.winner == "attack":
         _grip(t, g, leader, att)
         return [Hit(g.target, roll.margin, tuple(g.members))]
@@ -128,32 +135,6 @@ def _attack(t: Turn, g: Group) -> list[Hit]:
         if it and t.rules.halves[it.use].act == "attack" and dskill:
             return [Hit(g.members[0], roll.margin, (g.target,))]
     return []
-
-
-def _secondary_hits(t: Turn, groups: list[Group]) -> list[Hit]:
-    """C7: Melee talent strikes extra adjacent foes, each at Melee - 1, each its own contest."""
-    hits: list[Hit] = []
-    for g in groups:
-        for m in g.members:
-            for extra in t.intents[m].also:
-                if not t.active(extra):
-                    continue
-                a, b = t.st[m].at, t.st[extra].at
-                if t.enc.board is not None and a is not None and b is not None and not geometry.adjacent(
-                    t.enc.board, a, b
-                ):
-                    t.emit("no_effect", f"{t.name(m)}: {t.name(extra)} is not next to it (C7)", ("C7",),
-                           who=m, target=extra, rule="C7")
-                    continue
-                sub = Group(g.use, extra, [m], g.half)
-                dfn, how, dskill = opposition(t, extra, sub)
-                att, _ = group_rating(t, sub, dskill, (Modifier(-1, "secondary target", "C7"),))
-                roll = t.dice.contest(att, dfn, t.rng)
-                contest_event(t, "secondary", Sides(att, [m], dfn, [extra]), how, roll, ("C7", "C5"))
-                t.attacked_by.setdefault(extra, set()).add(m)
-                if roll.winner == "attack":
-                    hits.append(Hit(extra, roll.margin, (m,)))
-    return hits
 
 
 def _grip(t: Turn, g: Group, leader: CharId, r: Rating) -> None:

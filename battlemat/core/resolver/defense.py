@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from battlemat.core.rating import Rating
-from battlemat.core.resolver.ratings import attack_groups, attack_rating, rating
-from battlemat.core.resolver.turn import Group, Turn
+from battlemat.core.resolver.ratings import attack_groups, member_rating, rating
+from battlemat.core.resolver.turn import Group, ThreatKey, Turn
 from battlemat.types import CharId
 
 
 def plan_blocks(t: Turn) -> None:
     """C5: Block/Dodge works at full rating against one chosen attacker (a group is one threat
-    [house]) plus one more threat per point of Exit/Escape talent, strongest first."""
+    [house]) plus one more threat per point of Exit/Escape talent, strongest first. A Melee talent's
+    sweep (C7) is a threat like any other: the defender may name its sweeper, or meet it by talent."""
     threats: dict[CharId, list[Group]] = {}
     halves = t.rules.halves
     guarding = {cid for cid, it in t.intents.items() if halves[it.use].defense == "full_vs_chosen"}
@@ -22,7 +23,7 @@ def plan_blocks(t: Turn) -> None:
             t.blocks[cid] = _chosen(t, cid, threats.get(cid, []))
 
 
-def _chosen(t: Turn, cid: CharId, groups: list[Group]) -> set[tuple[str, CharId]]:
+def _chosen(t: Turn, cid: CharId, groups: list[Group]) -> set[ThreatKey]:
     """The threats `cid` meets at full rating: the attacker it names (or, naming none, the strongest
     threat [house]), then as many more as its Exit/Escape talent, strongest first."""
     it = t.intents[cid]
@@ -31,11 +32,11 @@ def _chosen(t: Turn, cid: CharId, groups: list[Group]) -> set[tuple[str, CharId]
     # named, or talent for more than one): a rating is worked out with all its parts.
     rank = len(groups) > 1 and (it.target is None or extra > 0)
     mine = sorted(
-        (-max(attack_rating(t, m, g.use, g.target, None).value for m in g.members) if rank else 0,
+        (-max(member_rating(t, g, m, None).value for m in g.members) if rank else 0,
          t.order().index(g.members[0]), g.key, g.members)
         for g in groups
     )
-    chosen: set[tuple[str, CharId]] = set()
+    chosen: set[ThreatKey] = set()
     if it.target is not None:
         chosen |= {key for _, _, key, members in mine if it.target in members}
         if not t.rules.switch("group_is_one_threat"):
@@ -71,8 +72,18 @@ def opposition(t: Turn, defender: CharId, g: Group) -> tuple[Rating, str, str | 
             return rating(t, defender, it.use, attacker, g.use), f"{it.use} at full rating (C5)", it.use
         r = rating(t, defender, it.use, attacker, g.use, halved=True)
         return r, f"{it.use} is turned on another attacker: half (C5)", it.use
-    if half.defense == "full":
+    pinned = defender in t.pinned and t.rules.switch("held_exit_opposes") == "half"
+    if half.defense == "full" and not pinned:
         return rating(t, defender, it.use, attacker, g.use), f"{it.use} at full rating while fleeing (C5)", it.use
     r = rating(t, defender, it.use, attacker, g.use, halved=True)
-    what = "attacking someone else" if half.act == "attack" else f"busy with {it.use}"
+    if pinned:  # C8 [house]: a held character's Exit does not flee, so it opposes like any busy skill
+        held = t.state[defender].held_by
+        by = t.name(held) if held is not None else "a grip"
+        return r, f"held by {by}, its {it.use} cannot flee: half its rating (C8, C5)", it.use
+    if half.act != "attack":
+        what = f"busy with {it.use}"
+    elif it.target in g.members:  # C3 settled its attack in another contest (a group or a sweep)
+        what = f"attacking {t.name(it.target)} in another contest"
+    else:
+        what = "attacking someone else"
     return r, f"{what}: half its rating (C5)", it.use

@@ -1,10 +1,10 @@
 """The end of a turn: grips released (M13), hiders' advantages (O4), healing (L2), fleeing without a
-map (C5), and next-turn advantages that have run their course."""
+map (C5), who keeps minor losses and why (L2), and next-turn advantages that have run their course."""
 
 from __future__ import annotations
 
 from battlemat.core import geometry
-from battlemat.core.resolver.losses import heal, leave_conflict
+from battlemat.core.resolver.losses import heal, leave_conflict, not_healed
 from battlemat.core.resolver.moves import fleeing
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.state import Advantage
@@ -13,11 +13,12 @@ from battlemat.core.state import Advantage
 def end_of_turn(t: Turn) -> None:
     _release(t)
     _unseen(t)
-    heal(t)
+    healed = heal(t)
     if t.enc.board is None:  # on a map, an Exit leaves at the map's edge (moves._apply_route)
         for cid in t.order():
             if fleeing(t, cid):
                 leave_conflict(t, cid, "leaves the conflict")
+    not_healed(t, healed)
     for cid, s in t.st.items():
         if not s.advantages:
             continue

@@ -65,12 +65,15 @@ def leave_conflict(t: Turn, cid: CharId, how: str) -> None:
     t.emit("fled", f"{t.name(cid)} {how}{healed}", ("C5", "L2"), who=cid)
 
 
-def heal(t: Turn) -> None:
-    """L2: one minor loss heals for each character that caused a loss this turn and suffered none."""
+def heal(t: Turn) -> set[CharId]:
+    """L2: one minor loss heals for each character that caused a loss this turn and suffered none.
+    Returns who healed."""
+    healed: set[CharId] = set()
     for cid in t.order():
         s = t.st[cid]
         if s.active and cid in t.caused and cid not in t.suffered and s.minor > 0:
             t.st[cid] = s.with_(minor=s.minor - 1)
+            healed.add(cid)
             t.emit(
                 "healed",
                 f"{t.name(cid)} caused a loss and suffered none: one minor loss heals (L2)",
@@ -78,3 +81,28 @@ def heal(t: Turn) -> None:
                 who=cid,
                 minor=s.minor - 1,
             )
+    return healed
+
+
+def not_healed(t: Turn, healed: set[CharId]) -> None:
+    """L2: everyone still in the fight who keeps minor losses and healed none this turn, and why."""
+    for cid in t.order():
+        s = t.st[cid]
+        if not s.active or s.minor <= 0 or cid in healed:
+            continue
+        caused, suffered = cid in t.caused, cid in t.suffered
+        if caused:
+            why = "it caused a loss but also suffered some this turn"
+        elif suffered:
+            why = "it caused no loss and suffered some this turn"
+        else:
+            why = "it caused no loss this turn"
+        t.emit(
+            "not_healed",
+            f"{t.name(cid)} keeps {s.minor} minor loss{'es' if s.minor != 1 else ''}: {why}, so none heals (L2)",
+            ("L2",),
+            who=cid,
+            minor=s.minor,
+            caused=caused,
+            suffered=suffered,
+        )

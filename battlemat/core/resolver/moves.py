@@ -10,7 +10,6 @@ from __future__ import annotations
 from battlemat.core import movement
 from battlemat.core.board import Hazard
 from battlemat.core.elusion import elude
-from battlemat.core.errors import RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.resolver.losses import land, leave_conflict
 from battlemat.core.resolver.ratings import rating
@@ -51,7 +50,8 @@ def _by_sub_phase(t: Turn) -> dict[int, list[tuple[CharId, Intent]]]:
 
 def _escapes(t: Turn) -> None:
     """C8: at the start of movement, a held character using Escape breaks the grip when its Escape
-    beats the rating that made it; anyone else held stays where it is (M13)."""
+    beats the rating that made it; anyone else held stays where it is (M13), and an Exit gets it
+    nowhere: it does not leave the conflict this turn (`Turn.pinned`)."""
     for cid in t.order():
         s, it = t.st[cid], t.intents.get(cid)
         if s.held_by is None or it is None or not t.active(cid):
@@ -69,6 +69,10 @@ def _escapes(t: Turn) -> None:
                    hold=s.hold)
             if free:
                 t.st[cid] = s.with_(held_by=None, hold=0)
+        elif half.act == "flee":  # C8, M13: an Exit does not break a grip, so it gets nowhere
+            t.pinned.add(cid)
+            t.emit("stopped", f"{t.name(cid)} cannot Exit: held by {holder}, and only Escape breaks a hold "
+                   "(C8, M13)", ("C8", "M13"), who=cid, at=at, rule="C8", reason=f"held by {holder} (C8)")
         elif it.moves or (half.charges and it.target is not None and t.enc.board is not None):
             t.emit("stopped", f"{t.name(cid)} cannot move: held by {holder} (C8)", ("C8",), who=cid,
                    at=at, rule="C8", reason=f"held by {holder} (C8)")
@@ -197,20 +201,19 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
 
 def fleeing(t: Turn, cid: CharId) -> bool:
     """C5: `cid` uses a half that flees (Exit) and, with the `exit_leaves_conflict` switch, leaves the
-    conflict when it gets away: at the map's edge, or at the end of the turn without a map."""
+    conflict when it gets away: at the map's edge, or at the end of the turn without a map. A held
+    character does not flee (C8: only Escape breaks a hold)."""
     it = t.intents.get(cid)
     return (it is not None and t.rules.halves[it.use].act == "flee" and t.active(cid)
-            and bool(t.rules.switch("exit_leaves_conflict")))
+            and cid not in t.pinned and bool(t.rules.switch("exit_leaves_conflict")))
 
 
 def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:
     """E1: entering a hazard's square; `elusion.elude` decides (any requirement met: no harm,
-    or half with partial elusion)."""
-    try:
-        reqs = tuple((t.rules.pair_of(skill), need) for skill, need in hz.requirements)
-    except RulesError:
-        reqs = tuple(hz.requirements)
-    res = elude(t.char(cid), reqs, int(hz.harm), t.rules, t.st[cid].major)
+    or half with partial elusion; O2: Perception at half unless the mover is searching with it)."""
+    it = t.intents.get(cid)
+    res = elude(t.char(cid), tuple(hz.requirements), int(hz.harm), t.rules, t.st[cid].major,
+                it.use if it is not None else None)
     t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", ("E1",), who=cid, at=list(sq),
            eluded=res.exempt or bool(res.by), harm=res.harm, by=res.by)
     if res.harm:

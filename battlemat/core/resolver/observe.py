@@ -1,23 +1,26 @@
-"""P1, observations: checks against a foe's target number (O1, O3) and hiding from searchers (O4, O2)."""
+"""P1, observations: checks against a foe's target number, each observer alone (O1, O3), and hiding
+from searchers, who may search as a group (O4, O2, S7)."""
 
 from __future__ import annotations
 
 from battlemat.core.rating import Rating
-from battlemat.core.resolver.ratings import group_count, rating
+from battlemat.core.resolver.ratings import group_bonus, rating
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.state import Advantage
 from battlemat.types import CharId
 
 
 def observations(t: Turn) -> None:
-    """P1: Perception, Identify, Lore and Intuition against target numbers (O1, O3); then Stealth (O4)."""
-    groups: dict[tuple[str, CharId], list[CharId]] = {}
+    """P1: Perception, Identify, Lore and Intuition against target numbers, each observer alone (O1, O3);
+    then Stealth against searchers (O4)."""
+    observers: dict[tuple[str, CharId], list[CharId]] = {}
     for cid in t.order():
         it = t.intents.get(cid)
         if it and it.target and t.rules.halves[it.use].act == "observe":
-            groups.setdefault((it.use, it.target), []).append(cid)
-    for (use, target), members in groups.items():
-        _observe(t, use, target, members)
+            observers.setdefault((it.use, it.target), []).append(cid)
+    for (use, target), members in observers.items():
+        for cid in members:
+            _observe(t, use, target, cid, len(members) > 1)
     for hider in t.order():
         it = t.intents.get(hider)
         if it is not None and it.use == "Stealth" and it.target is not None:
@@ -25,31 +28,36 @@ def observations(t: Turn) -> None:
 
 
 def _grouped(t: Turn, members: list[CharId], use: str, vs: CharId) -> Rating:
-    """S7: characters making the same observation act once, at the best rating (the first of equals)
-    plus the group bonus."""
-    best = max((rating(t, m, use, vs, None) for m in members), key=lambda r: r.value)
+    """S7: characters searching together act once, at the best rating (the first of equals) plus the
+    group bonus (members rated 0 do not count, and the rating says why when there is no bonus)."""
+    rated = [(m, rating(t, m, use, vs, None)) for m in members]
+    best = max((r for _, r in rated), key=lambda r: r.value)
     if len(members) > 1:
-        n = group_count(t, members, t.rules.halves[use].pair)
-        best = best.with_(group=t.rules.group_bonus(n), group_size=n)
+        n, bonus, why = group_bonus(t, rated)
+        best = best.with_(group=bonus, group_size=max(n, 1), notes=best.notes + why)
     return best
 
 
-def _observe(t: Turn, use: str, target: CharId, members: list[CharId]) -> None:
+def _observe(t: Turn, use: str, target: CharId, cid: CharId, others: bool) -> None:
     """O1: a check against the foe's target number; success gives +1 against it for the rest of the
-    combat (Identify/Lore: against every foe of its kind); O3: Intuition gives +2 next turn."""
+    combat (Identify/Lore: against every foe of its kind); O3: Intuition gives +2 next turn. Observations
+    never conflict, and each observer succeeds or fails on its own skill: no group bonus (P1, O1)."""
     foe = t.char(target)
     other = t.rules.halves[use].pair.replace(use, "").strip("/")
     tn = foe.observe_tn.get(use, foe.observe_tn.get(other, t.rules.switch("default_observe_tn")))
-    r = _grouped(t, members, use, target)
+    r = rating(t, cid, use, target, None)
+    if others:
+        r = r.with_(notes=r.notes + ("others observe too, but each observer succeeds or fails on its own "
+                                     "skill: no group bonus (P1, O1)",))
     roll = t.dice.check(r, tn, t.rng)
-    who = ", ".join(t.name(m) for m in members)
+    who = t.name(cid)
     ok = "succeeds" if roll.success else "fails"
     t.emit(
         "check",
         f"{who}: {r.explain()} vs {foe.name}'s target number {tn} -> {ok}"
         + (f" ({roll.detail})" if roll.detail else ""),
-        ("O1", "C1", roll.rule) + (("S7",) if len(members) > 1 else ()),
-        who=list(members),
+        ("O1", "C1", roll.rule),
+        who=[cid],
         use=use,
         target=target,
         tn=tn,
@@ -66,15 +74,12 @@ def _observe(t: Turn, use: str, target: CharId, members: list[CharId]) -> None:
         if use in ("Identify", "Lore") and foe.kind:
             foes += [
                 c.id for c in t.enc.characters
-                if c.kind == foe.kind and c.id != target and t.enemies(c.id, members[0]) and t.active(c.id)
+                if c.kind == foe.kind and c.id != target and t.enemies(c.id, cid) and t.active(c.id)
             ]
         advs = [Advantage(f, 1, f"studied with {use}", "O1") for f in foes]
-    sharing = any(t.intents[m].share for m in members)
-    for m in members:
-        for adv in advs:
-            t.grant(m, adv, share=sharing)
-    t.emit("observed", f"{who} learn{'s' if len(members) == 1 else ''} how to fight {foe.name}", ("O1",),
-           who=list(members), target=target)
+    for adv in advs:
+        t.grant(cid, adv, share=t.intents[cid].share)
+    t.emit("observed", f"{who} learns how to fight {foe.name}", ("O1",), who=[cid], target=target)
 
 
 def _hide(t: Turn, hider: CharId, foe: CharId) -> None:

@@ -4,11 +4,12 @@ has happened so far. Its interface, for the phase modules:
 - the world as it came in (read only): `enc`, `rules`, `state` (as the turn began), `n` (the turn's
   number), `rng`, `dice`, `memory` (the match's, core.memory);
 - what was declared: `intents` by character, `attacks` (each declared attack with a target, in
-  declaration order), `blocks` (C5: which threats each Block/Dodge user meets at full rating);
+  declaration order, then each Melee talent's sweep at a secondary target, C7), `blocks` (C5: which
+  threats each Block/Dodge user meets at full rating);
 - the characters as they are now: `st` (written by the phases as losses, moves and advantages land);
 - what happened, for later phases and the end of the turn: `caused` and `suffered` (L2),
   `attacked_by` (O4), `failed` (attacks that came to nothing), `shares` (O6), `hidden` (O4), `grips`
-  (M13, landed at the end of each attack step);
+  (M13, landed at the end of each attack step), `pinned` (held characters whose Exit failed, C8);
 - `events`, the record, appended to by `emit` only; `phase` names the phase running.
 Everything is simultaneous within one phase step: contests read `st` as the step began and their
 losses land together at its end (losses.land).
@@ -35,26 +36,35 @@ from battlemat.types import CharId
 
 
 class Attack(NamedTuple):
-    """A declared attack with a target."""
+    """A declared attack with a target; `secondary`: a Melee talent's sweep at a secondary target (C7),
+    an attack like any other but for its -1 and its need to be adjacent."""
 
     who: CharId
     use: str
     target: CharId
     half: Half
+    secondary: bool = False
+
+
+# A threat a Block/Dodge user may choose to meet (C5): (half, target, sweeper), the sweeper "" for a
+# group of declared attacks, its id for a sweep (C7: a threat of its own).
+ThreatKey = tuple[str, CharId, CharId]
 
 
 @dataclass
 class Group:
-    """Characters doing the same thing to one target in one phase step: they act as one (S7)."""
+    """Characters doing the same thing to one target in one phase step: they act as one (S7). A sweep
+    at a secondary target (C7) is a group of its sweeper alone."""
 
     use: str
     target: CharId
     members: list[CharId]
     half: Half
+    secondary: bool = False
 
     @property
-    def key(self) -> tuple[str, CharId]:
-        return (self.use, self.target)
+    def key(self) -> ThreatKey:
+        return (self.use, self.target, self.members[0] if self.secondary else "")
 
 
 class Hit(NamedTuple):
@@ -76,15 +86,17 @@ class Turn:
     events: list[Event] = field(default_factory=list)
     intents: dict[CharId, Intent] = field(default_factory=dict)
     attacks: list[Attack] = field(default_factory=list)
-    blocks: dict[CharId, set[tuple[str, CharId]]] = field(default_factory=dict)
+    blocks: dict[CharId, set[ThreatKey]] = field(default_factory=dict)
     st: dict[CharId, CharacterState] = field(default_factory=dict)
     caused: set[CharId] = field(default_factory=set)
     suffered: set[CharId] = field(default_factory=set)
     attacked_by: dict[CharId, set[CharId]] = field(default_factory=dict)
-    failed: set[CharId] = field(default_factory=set)  # attacks that came to nothing (R2, R4, P4)
+    # (attacker, target) of each attack that came to nothing (R2, R4, P4; a sweep out of reach, C7)
+    failed: set[tuple[CharId, CharId]] = field(default_factory=set)
     shares: list[tuple[CharId, Advantage]] = field(default_factory=list)
     hidden: list[tuple[CharId, CharId]] = field(default_factory=list)  # (hider, the foe it hides from)
     grips: list[tuple[CharId, CharId, int]] = field(default_factory=list)  # (held, wrestler, rating)
+    pinned: set[CharId] = field(default_factory=set)  # C8: held, so an Exit does not flee this turn
 
     def __post_init__(self) -> None:
         self.rules: Rules = self.enc.rules

@@ -17,6 +17,7 @@ from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
+from battlemat.core.rating import standing
 from battlemat.core.rules import Half
 from battlemat.core.state import MatchState
 from battlemat.types import XY
@@ -142,8 +143,8 @@ def _validate_throw(enc: Encounter, state: MatchState, intent: Intent, use: str)
         raise IllegalIntent(who, "only Wrestle on a held foe can throw it", "M13", "throw")
     if state[target].held_by != who:
         raise IllegalIntent(who, f"does not hold {enc.by_id[target].name}: grab it with Wrestle first", "M13", "throw")
-    char = enc.by_id[who]
-    strength = char.base("Wrestle/Disarm") + char.equipment_bonus("Wrestle/Disarm")[0]
+    # "one map square per Wrestle skill rating" names no base rating: the effective one (text line 15)
+    strength = standing(enc.rules, enc.by_id[who], use, state[who].major)
     start, to = state[target].at, _xy(intent.throw)  # type: ignore[arg-type]
     board = enc.board
     if board is not None and start is not None:
