@@ -85,12 +85,14 @@ def heal(t: Turn) -> set[CharId]:
 
 
 def not_healed(t: Turn, healed: set[CharId]) -> None:
-    """L2: everyone still in the fight who keeps minor losses and healed none this turn, and why."""
+    """L2: everyone still in the fight who keeps minor losses and healed none this turn, and why: those
+    who came into the turn with minor losses, and those who caused a loss (what heals one). A character
+    hurt for the first time this turn and causing nothing is left out: nobody expects it to heal."""
     for cid in t.order():
         s = t.st[cid]
-        if not s.active or s.minor <= 0 or cid in healed:
-            continue
         caused, suffered = cid in t.caused, cid in t.suffered
+        if not s.active or s.minor <= 0 or cid in healed or not (caused or t.state[cid].minor > 0):
+            continue
         if caused:
             why = "it caused a loss but also suffered some this turn"
         elif suffered:

@@ -79,7 +79,7 @@ def position_mods(t: Turn, cid: CharId, it: Intent, vs: CharId | None) -> tuple[
     spared: list[str] = []  # R3: penalties that would apply but for point blank
     half = t.rules.halves[it.use]
     aimed = vs is not None and (vs == it.target or vs in it.also)
-    blank = aimed and point_blank(t, cid, it.use, vs)  # type: ignore[arg-type]  # R3: no penalties
+    blank = vs is not None and aimed and point_blank(t, cid, it.use, vs)  # R3: no penalties
     if half.moving_allowance and it.moves and half.move == 0:
         if blank:
             spared.append("moving while shooting (M1)")
