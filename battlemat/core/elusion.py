@@ -47,6 +47,7 @@ class Elusion:
     harm: int  # losses the character suffers
     by: str  # "Block/Dodge 5 >= 4" or ""
     text: str  # plain words for the log
+    halved: bool = False  # O2: a passive Perception was halved in the comparison
 
 
 def elude(
@@ -62,6 +63,7 @@ def elude(
     (Perception: `passive_halved` in the rules data) counts at half, rounded down, unless it is the
     half being used this turn (actively searching)."""
     had: list[str] = []
+    halved = False
     for name, need in requirements:
         try:
             pair = rules.pair_of(name)
@@ -72,16 +74,17 @@ def elude(
         if _passive(rules, name, using):
             label = f"{name} {have // 2} (halved from {have}: not actively searching, O2)"
             have //= 2
+            halved = True
         had.append(label)
         if have >= need:
             if rules.switch("partial_elusion"):
                 left = harm // 2
                 return Elusion(False, left, f"{label} >= {need}",
-                               f"{char.name} partly eludes it with {label} (E1): {left} loss(es)")
-            return Elusion(True, 0, f"{label} >= {need}", f"{char.name} eludes it with {label} (E1)")
+                               f"{char.name} partly eludes it with {label} (E1): {left} loss(es)", halved)
+            return Elusion(True, 0, f"{label} >= {need}", f"{char.name} eludes it with {label} (E1)", halved)
     needs = " or ".join(f"{p} {n}" for p, n in requirements)
     return Elusion(False, harm, "",
-                   f"{char.name} cannot elude it (needs {needs}; has {', '.join(had)}): {harm} loss(es) (E1)")
+                   f"{char.name} cannot elude it (needs {needs}; has {', '.join(had)}): {harm} loss(es) (E1)", halved)
 
 
 def _passive(rules: Rules, name: str, using: str | None) -> bool:

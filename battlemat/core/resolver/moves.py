@@ -214,7 +214,8 @@ def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:
     it = t.intents.get(cid)
     res = elude(t.char(cid), tuple(hz.requirements), int(hz.harm), t.rules, t.st[cid].major,
                 it.use if it is not None else None)
-    t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", ("E1",), who=cid, at=list(sq),
+    t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", ("E1",) + (("O2",) if res.halved else ()),
+           who=cid, at=list(sq),
            eluded=res.exempt or bool(res.by), harm=res.harm, by=res.by)
     if res.harm:
         land(t, [Hit(cid, res.harm, ())])
