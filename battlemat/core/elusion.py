@@ -71,7 +71,7 @@ def elude(
             pair = name
         have = standing(rules, char, pair, major_losses)
         label = f"{name} {have}"
-        if _passive(rules, name, using):
+        if have > 0 and _passive(rules, name, using):
             label = f"{name} {have // 2} (halved from {have}: not actively searching, O2)"
             have //= 2
             halved = True
