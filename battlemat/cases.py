@@ -286,7 +286,7 @@ def record_case(save_file: str | Path, turn: int, out_dir: Path) -> str:
     events, after = run.events[0], run.states[0]
     expect = ["", "# Recorded, check by hand: the engine's outcome of this turn, not yet a ruling."]
     if enc.dice != "none":
-        expect.append(f"# Dice ({enc.dice}): a case rolls afresh from its seed, so these rolls may differ from the game's.")
+        expect.append(f"# Dice ({enc.dice}): a case rolls afresh from its seed; the game's rolls may have differed.")
     expect += ["[turn.expect]", f"rules = {case_io.toml_value(_in_rules_order(cited_rules(events)))}"]
     for cid in enc.ids:
         fields = {k: v for k, v in char_fields(after[cid]).items() if k != "losses" and v is not None}

@@ -178,3 +178,12 @@ def test_case_command_refuses_a_turn_the_save_does_not_have(tmp_path: Path, caps
     save = write_save(Save(str(ROOT / "maps" / "boulder_field.toml"), 1, None, ()), tmp_path / "g.json")
     assert cli.main(["case", str(save), "--turn", "1"]) == 2
     assert "the save has 0 turn(s)" in capsys.readouterr().err
+
+
+def test_a_bad_inline_map_names_the_square_kind_and_the_fix() -> None:
+    text = _kwirt("").replace("[[character]]", '[map]\nrows = ["..X", ".H."]\nlegend = { H = { level = "up" } }\n'
+                              "[[character]]", 1)
+    with pytest.raises(LoadError) as err:
+        _run(text)
+    assert "map.rows: 'X' is not in the legend" in str(err.value)
+    assert "map.legend.'H'.level: level is a whole number -99..99, found 'up'" in str(err.value)

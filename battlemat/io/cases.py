@@ -72,6 +72,7 @@ LEGEND: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     **{str(n): {"level": n} for n in range(1, 10)},
 })
 _BOOLS = ("blocked", "difficult", "opaque", "pit")
+_LIMITS = {"level": (-99, 99), "cover": (0, 2), "harm": (1, 99)}  # as a Tiled map's (io.tiled.terrain)
 _HEX_TILES = {"x": (64, 56), "y": (56, 64)}  # flat-topped columns, pointy-topped rows (Board.direction)
 
 
@@ -284,13 +285,15 @@ def _board(r: _CaseReader, m: Mapping[str, Any]) -> Board | None:
             r.bad(f"map.legend.{key}", "a legend key is one character", 'write "H" = { level = 1 }')
             continue
         legend[key] = dict(r.table(spec, f"map.legend.{key}"))
-    used = {ch for row in rows for ch in row}
-    specs = {ch: _terrain(r, legend[ch], f"map.legend.{ch!r}") for ch in sorted(used) if ch in legend}
-    for ch in sorted(used - set(legend)):
-        r.bad("map.rows", f"{ch!r} is not in the legend", f"add it: [map.legend] \"{ch}\" = {{ ... }}")
-    if len(specs) != len(used) or any(s is None for s in specs.values()):
+    specs: dict[str, dict[str, Any]] = {}
+    for ch in sorted({ch for row in rows for ch in row}):
+        if ch not in legend:
+            r.bad("map.rows", f"{ch!r} is not in the legend", f"add it: [map.legend] \"{ch}\" = {{ ... }}")
+        elif (spec := _terrain(r, legend[ch], f"map.legend.{ch!r}")) is not None:
+            specs[ch] = spec
+    if any(ch not in specs for row in rows for ch in row):
         return None
-    return _arrays(r, m, rows, specs)  # type: ignore[arg-type]
+    return _arrays(r, m, rows, specs)
 
 
 def _terrain(r: _CaseReader, spec: Mapping[str, Any], place: str) -> dict[str, Any] | None:
@@ -310,6 +313,14 @@ def _terrain(r: _CaseReader, spec: Mapping[str, Any], place: str) -> dict[str, A
             r.bad(f"{place}.{key}", f"unknown terrain property {key!r}", f"use class or: {', '.join(TERRAIN_NAMES)}")
             return None
         values[key] = value
+    for key, value in values.items():
+        low, high = _LIMITS.get(key, (0, 0))
+        if key in _BOOLS and not isinstance(value, bool):
+            r.bad(f"{place}.{key}", f"{key} is true or false, found {value!r}", f"write {key} = true")
+            return None
+        if key in _LIMITS and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
+            r.bad(f"{place}.{key}", f"{key} is a whole number {low}..{high}, found {value!r}", f"write {key} = {low}")
+            return None
     try:
         if "difficult_dirs" in values:
             values["difficult_dirs"] = parse_directions(str(values["difficult_dirs"]))
@@ -324,7 +335,7 @@ def _terrain(r: _CaseReader, spec: Mapping[str, Any], place: str) -> dict[str, A
 
 def _arrays(r: _CaseReader, m: Mapping[str, Any], rows: list[str], specs: Mapping[str, dict[str, Any]]) -> Board | None:
     h, w = len(rows), len(rows[0])
-    arrays: dict[str, np.ndarray] = {
+    arrays: dict[str, Any] = {  # Board's terrain fields, by name
         "blocked": np.zeros((h, w), bool), "difficult": np.zeros((h, w), bool), "opaque": np.zeros((h, w), bool),
         "pit": np.zeros((h, w), bool), "difficult_dirs": np.zeros((h, w), np.uint8),
         "level": np.zeros((h, w), np.int16), "cover": np.zeros((h, w), np.uint8),
@@ -415,6 +426,18 @@ def _advantages(r: _CaseReader, value: Any, place: str) -> tuple[Advantage, ...]
     return tuple(out)
 
 
+def _advantage_patterns(r: _CaseReader, value: Any, place: str) -> None:
+    """Expected advantages: tables naming some of vs, value, reason, rule and turn ([] for none)."""
+    if not isinstance(value, list):
+        r.bad(place, "advantages are a list of tables", 'write [ { vs = "id", value = 1 } ], or [] for none')
+        return
+    for i, raw in enumerate(value):
+        t = r.table(raw, f"{place}[{i}]")
+        r.unknown(t, ADVANTAGE_KEYS, f"{place}[{i}]")
+        if isinstance(t.get("vs"), str):
+            r.char_id(t["vs"], f"{place}[{i}].vs")
+
+
 # -- expectations ----------------------------------------------------------------------------------
 def _sheet(r: _CaseReader, raw: Any) -> Sheet:
     t = r.table(raw, "sheet")
@@ -448,7 +471,7 @@ def _expect(r: _CaseReader, raw: Any, place: str) -> Expect:
         fields = r.table(value, f"{place}.{key}")
         r.unknown(fields, CHAR_FIELDS, f"{place}.{key}")
         if "advantages" in fields:
-            _advantages(r, fields["advantages"], f"{place}.{key}.advantages")
+            _advantage_patterns(r, fields["advantages"], f"{place}.{key}.advantages")
         chars[key] = MappingProxyType(dict(fields))
     refused = t.get("refused")
     if refused is not None:
