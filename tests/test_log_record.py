@@ -245,6 +245,9 @@ HOUSE_CASES = [
                            char("c", "x", skills={"Melee": 2}), char("d", "y", skills={"Block": 4})],
      [act("a", "Melee", "d"), act("b", "Melee", "d"), act("c", "Melee", "d"), act("d", "Block", "a")],
      {}, "contest", {"S7"}),
+    ("S5_quality_sets_the_bonus", [char("a", "x", skills={"Melee": 3}, equipment=[
+        {"name": "enchanted sword", "skill": "Melee", "quality": "enchanted"}]), char("b", "y", skills={"Block": 3})],
+     [act("a", "Melee", "b"), act("b", "Block", "a")], {}, "contest", {"S5"}),
     ("S8_provoke_vs_press", [char("a", "x", skills={"Provoke": 3}), char("b", "y", skills={"Press": 3})],
      [act("a", "Provoke", "b"), act("b", "Press", "a")], {}, "contest", {"S8"}),
     ("O1_default_target_number", [char("a", "x", skills={"Lore": 5}), char("b", "y", skills={"Melee": 1})],

@@ -328,7 +328,8 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
             r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {bonus!r}", "use bonus = 1 or 2")
             continue
         if eq_pair:
-            equipment.append(Equipment(str(e.get("name", "item")), eq_pair, int(bonus)))
+            equipment.append(Equipment(str(e.get("name", "item")), eq_pair, int(bonus),
+                                       str(quality) if e.get("bonus") is None and quality is not None else ""))
     return equipment
 
 

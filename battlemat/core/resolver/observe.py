@@ -44,7 +44,7 @@ def _observe(t: Turn, use: str, target: CharId, members: list[CharId]) -> None:
     other = t.rules.halves[use].pair.replace(use, "").strip("/")
     tn = foe.observe_tn.get(use, foe.observe_tn.get(other, t.rules.switch("default_observe_tn")))
     r = _grouped(t, members, use, target)
-    marks = House(t.rules).rating(r, None)
+    marks = House(t.rules).rating(r, None, map(t.char, members))
     if use not in foe.observe_tn and other not in foe.observe_tn:
         marks.add("switch.default_observe_tn")
     roll = t.dice.check(r, tn, t.rng)
@@ -106,7 +106,8 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> list[CharId]:
     tie_hides = t.rules.switch("stealth_tie_hidden") and not it.moves
     found = roll.winner == "attack" or (roll.winner == "tie" and not tie_hides)
     names = ", ".join(t.name(c) for c in found_by)
-    marks = House(t.rules).rating(det, None).rating(stealth, None).add(roll.rule)
+    marks = (House(t.rules).rating(det, None, map(t.char, found_by)).rating(stealth, None, [t.char(hider)])
+             .add(roll.rule))
     if roll.winner == "tie":
         marks.add("switch.stealth_tie_hidden")
     t.emit(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from battlemat.core.character import Character
 from battlemat.core.dice import Roll
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.turn import Attack, Turn
@@ -34,11 +35,18 @@ class House:
                 self.found.append(h)
         return self
 
-    def rating(self, r: Rating, against: str | None) -> House:
-        """The house parts of a rating: a group bonus from the table (S7), a house matchup (S8), a
-        house talent bonus (S3), major-loss penalties on skills (L5), cover on the line (R4)."""
+    def rating(self, r: Rating, against: str | None, who: Iterable[Character] = ()) -> House:
+        """The house parts of a rating (of one of `who`): an item's bonus by its quality (S5), a group
+        bonus from the table (S7), a house matchup (S8), a house talent bonus (S3), major-loss
+        penalties on skills (L5), cover on the line (R4)."""
         if r.fixed is not None:
             return self
+        if r.equipment and r.skill in self.rules.halves:
+            pair = self.rules.halves[r.skill].pair
+            for c in who:
+                for e in c.equipment:
+                    if e.skill == pair and e.bonus == r.equipment and e.quality:
+                        self.add(f"switch.equipment_{e.quality}")
         if r.group:
             self.add("switch.group_table", size=r.group_size)
         if r.matchup and against:
@@ -67,7 +75,8 @@ def contest_house(t: Turn, kind: str, sides: tuple[Rating, Sequence[CharId], Rat
     skill the text does not name, a Technology skill, a Block meeting a whole group, a defender
     out-rating an attacker it is not attacking)."""
     attack, attackers, defense, defenders = sides
-    h = House(t.rules).rating(attack, defense.skill).rating(defense, attack.skill).add(roll.rule)
+    h = (House(t.rules).rating(attack, defense.skill, map(t.char, attackers))
+         .rating(defense, attack.skill, map(t.char, defenders)).add(roll.rule))
     if kind in ("attack", "secondary") and defenders and attackers:
         it, used = t.intents.get(defenders[0]), t.intents.get(attackers[0])
         if it is not None and used is not None and not t.rules.halves[used.use].opposed_by:
