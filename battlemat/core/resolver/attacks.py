@@ -6,6 +6,8 @@ R4, P4); an attack that cannot happen says why in a `no_effect` event.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from battlemat.core import geometry
 from battlemat.core.resolver.contests import run_attacks
 from battlemat.core.resolver.ratings import attack_groups
@@ -16,7 +18,7 @@ from battlemat.core.rules import Half
 P3_STEPS = (1, 2, 3)  # P3: Wonder intimidation, Shoot/Throw, other ranged effects (`phase_order`)
 # The house part behind a failed attack's rule, as the rules data names it: R2's list of aggressive
 # skills is a switch; R4's sight line between square centres is R4's own house part.
-_HOUSE_PART = {"R2": "switch.aggressive_skills"}
+_HOUSE_PART = MappingProxyType({"R2": "switch.aggressive_skills"})
 
 
 def ranged_phase(t: Turn) -> None:

@@ -8,6 +8,7 @@ Without a map positions are taken as declared; with one every plan goes through 
 from __future__ import annotations
 
 from itertools import pairwise
+from types import MappingProxyType
 
 from battlemat.core import geometry, movement
 from battlemat.core.board import Hazard
@@ -205,7 +206,7 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
 # The house part behind a stop's rule, as the rules data names it (M6's positions and M10's ruling are
 # switches; M5's pits, M8's distance and M12's levels are house parts of those rules; an M1 stop is house
 # when the allowance is).
-STOP_HOUSE = {"M6": "switch.sticky_positions", "M10": "switch.collision"}
+STOP_HOUSE = MappingProxyType({"M6": "switch.sticky_positions", "M10": "switch.collision"})
 
 
 def _stop_house(t: Turn, cid: CharId, rule: str) -> str:
