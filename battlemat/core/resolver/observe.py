@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.ratings import group_count, rating
+from battlemat.core.resolver.record import House, idle_searches
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.state import Advantage
 from battlemat.types import CharId
@@ -18,10 +19,12 @@ def observations(t: Turn) -> None:
             groups.setdefault((it.use, it.target), []).append(cid)
     for (use, target), members in groups.items():
         _observe(t, use, target, members)
+    searched: set[CharId] = set()
     for hider in t.order():
         it = t.intents.get(hider)
         if it is not None and it.use == "Stealth" and it.target is not None:
-            _hide(t, hider, it.target)
+            searched.update(_hide(t, hider, it.target))
+    idle_searches(t, searched)
 
 
 def _grouped(t: Turn, members: list[CharId], use: str, vs: CharId) -> Rating:
@@ -41,6 +44,9 @@ def _observe(t: Turn, use: str, target: CharId, members: list[CharId]) -> None:
     other = t.rules.halves[use].pair.replace(use, "").strip("/")
     tn = foe.observe_tn.get(use, foe.observe_tn.get(other, t.rules.switch("default_observe_tn")))
     r = _grouped(t, members, use, target)
+    marks = House(t.rules).rating(r, None, map(t.char, members))
+    if use not in foe.observe_tn and other not in foe.observe_tn:
+        marks.add("switch.default_observe_tn")
     roll = t.dice.check(r, tn, t.rng)
     who = ", ".join(t.name(m) for m in members)
     ok = "succeeds" if roll.success else "fails"
@@ -56,6 +62,7 @@ def _observe(t: Turn, use: str, target: CharId, members: list[CharId]) -> None:
         rating=r.to_dict(),
         success=roll.success,
         excess=roll.margin if roll.success else 0,
+        **marks.add(roll.rule).data(),
     )
     if not roll.success:
         return
@@ -77,7 +84,7 @@ def _observe(t: Turn, use: str, target: CharId, members: list[CharId]) -> None:
            who=list(members), target=target)
 
 
-def _hide(t: Turn, hider: CharId, foe: CharId) -> None:
+def _hide(t: Turn, hider: CharId, foe: CharId) -> list[CharId]:
     """O4: a hider is found by a higher Perception (active searchers grouped, S7; else the foe's
     passive Perception, halved by O2); a tie keeps a motionless hider hidden [house]."""
     it = t.intents[hider]
@@ -99,6 +106,10 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> None:
     tie_hides = t.rules.switch("stealth_tie_hidden") and not it.moves
     found = roll.winner == "attack" or (roll.winner == "tie" and not tie_hides)
     names = ", ".join(t.name(c) for c in found_by)
+    marks = (House(t.rules).rating(det, None, map(t.char, found_by)).rating(stealth, None, [t.char(hider)])
+             .add(roll.rule))
+    if roll.winner == "tie":
+        marks.add("switch.stealth_tie_hidden")
     t.emit(
         "found" if found else "hidden",
         f"{names} ({det.explain()}, {how}) vs {t.name(hider)} ({stealth.explain()}): "
@@ -109,6 +120,8 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> None:
         searchers=found_by,
         perception=det.to_dict(),
         stealth=stealth.to_dict(),
+        **marks.data(),
     )
     if not found:
         t.hidden.append((hider, foe))
+    return searchers
