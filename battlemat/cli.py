@@ -141,6 +141,7 @@ OPTIONAL_COMMANDS = (
     ("reach", "battlemat.reach_cli", "squares a character can reach this turn, and why not the others"),
     ("simulate", "battlemat.sim.cli", "play an encounter many times with AI and report statistics"),
     ("calibrate", "battlemat.sim.calibrate", "win probability and mean losses per rating difference, per dice engine"),
+    ("case", "battlemat.cases", "write a rule case from a saved game's turn, its outcome to check by hand"),
 )
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
+from typing import Any
 
 from battlemat.core.encounter import Encounter
 from battlemat.core.events import Event
@@ -24,7 +26,33 @@ def format_event(ev: Event) -> str | None:
     body = textwrap.fill(ev.text, width=110, initial_indent="     ", subsequent_indent="        ")
     if ev.type in ("losses", "defeated", "healed", "not_healed", "fled"):
         body = body.replace("     ", "   * ", 1)
-    return body + rules
+    mark = house_mark(ev)
+    return body + rules + (f"  {mark}" if mark else "")
+
+
+def house_mark(ev: Event) -> str:
+    """'[house] C3 mutual_tie_both_succeed = false': the house rules that decided an event, as the
+    resolver found them in the rules data (the event's `house_rules`); '' for an event of core rules."""
+    found = ev.data.get("house_rules")
+    if not found:
+        return ""
+    named = [h for h in found if h.get("switch") or h.get("data")]
+    bare = [h for h in found if h not in named and h["rule"] not in {n["rule"] for n in named}]
+    return "[house] " + "; ".join(_ruling(h) for h in found if h in named or h in bare)
+
+
+def _ruling(h: Mapping[str, Any]) -> str:
+    name = h.get("switch") or h.get("data")
+    if not name:
+        return str(h["rule"])
+    value = h.get("value")
+    if isinstance(value, bool):
+        shown = f" = {str(value).lower()}"
+    elif isinstance(value, (int, float, str)):
+        shown = f" = {value}"
+    else:
+        shown = ""  # a table or a list: its name says where to look
+    return f"{h['rule']} {name}{shown}"
 
 
 def format_state(enc: Encounter, state: MatchState) -> str:

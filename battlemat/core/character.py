@@ -42,6 +42,7 @@ class Equipment:
     name: str
     skill: str  # pair
     bonus: int
+    quality: str = ""  # "excellent" or "enchanted" when the bonus came from that house switch (S5)
 
 
 _NO_ITEM = (0, "")

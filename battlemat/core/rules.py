@@ -7,6 +7,7 @@ this module never touches files. An encounter's [rules] table overrides house sw
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -45,7 +46,12 @@ class Half:
     point_blank_per_talent: int = 0  # R3: squares per talent point with no penalty at all
     opposed_by: str = ""  # O5: Wonder intimidation is contested by the target's Wonder
     untargeted: str = ""  # O5: Wonder without a target is an intimidating advance
+    untargeted_phase: str = ""  # O5: ... which moves, so it happens in P2
     passive_halved: bool = False  # O2: halved when not actively searching (Perception)
+
+    def phase_of(self, target: str | None) -> str:
+        """The phase this half acts in, with or without a target (O5: Wonder's advance is a P2 move)."""
+        return self.untargeted_phase if target is None and self.untargeted_phase else self.phase
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,21 @@ class Switch:
     value: Any
     doc: str
     default: Any
+    options: tuple[Any, ...] | str = ()  # the values it may take, or words for an open range
+    gap: str = ""  # the gap in the rules text its default fills (docs/RULINGS.md)
+    text_sizes: tuple[int, ...] = ()  # group_table: the sizes whose value the text itself states
+    default_is_text: bool = False  # its default is the text's own value: house only when changed
+
+    def house(self, size: int | None = None) -> bool:
+        """Whether this switch, as set, is a house choice (for a group of `size` when the text fixes
+        some sizes): always, unless its default is the text's own value and it is unchanged."""
+        if self.value != self.default:
+            return True
+        if self.default_is_text:
+            return False
+        if self.text_sizes and size is not None:
+            return min(size, max(self.text_sizes)) not in self.text_sizes
+        return True
 
 
 @dataclass(frozen=True)
@@ -64,6 +85,8 @@ class RuleEntry:
     title: str
     text: str
     values: tuple[str, ...] = ()
+    house: str = ""  # a core rule's house part, in our words (the whole rule when tag is house)
+    gap: str = ""  # the gap in the rules text that the house part fills
 
 
 @dataclass(frozen=True)
@@ -119,11 +142,15 @@ class Rules:
         for name, h in data["half"].items():
             halves[name] = Half(name=name, pair=pair_of_half[name], **h)
         entries = {
-            rid: RuleEntry(rid, e["tag"], e["title"], e["text"], tuple(e.get("values", ())))
+            rid: RuleEntry(rid, e["tag"], e["title"], e["text"], tuple(e.get("values", ())), e.get("house", ""),
+                           e.get("gap", ""))
             for rid, e in data["rule"].items()
         }
         switches = {
-            k: Switch(k, s["rule"], s["value"], s["doc"], s["value"]) for k, s in data["switch"].items()
+            k: Switch(k, s["rule"], s["value"], s["doc"], s["value"],
+                      tuple(s["options"]) if isinstance(s.get("options"), list) else s.get("options", ()),
+                      s.get("gap", ""), tuple(s.get("text_sizes", ())), bool(s.get("default_is_text", False)))
+            for k, s in data["switch"].items()
         }
         matchups = tuple(Matchup(**m) for m in data.get("matchup", ()))
         talents = {k: TalentBonus(k, v["pair"], v["tag"], v["why"]) for k, v in data["talent_bonus"].items()}
@@ -159,7 +186,7 @@ class Rules:
                     f"rules key {key!r} needs a {type(old.default).__name__} like {old.default!r}, "
                     f"got {value!r}"
                 )
-            new[key] = Switch(key, old.rule, value, old.doc, old.default)
+            new[key] = dataclasses.replace(old, value=value)
         _check_switch_values(new)
         return Rules(
             self.groups,
@@ -228,6 +255,31 @@ class Rules:
             return int(self.item_move[item])
         return self.halves[half].move
 
+    def house_rule(self, ref: str, size: int | None = None) -> dict[str, Any] | None:
+        """The house choice behind `ref` as the rules data tags it, for an event's record; None when
+        what `ref` names is core. `ref` is `switch.KEY` (a switch as set; `size`: of a group, S7),
+        a rule ID (a house-tagged rule, or a core rule's house part), `matchup.SKILL.AGAINST` (S8),
+        `talent.SKILL` (S3) or `move.HALF` (M1)."""
+        kind, _, rest = ref.partition(".")
+        if kind == "switch":
+            sw = self.switches[rest]
+            return {"rule": sw.rule, "switch": sw.key, "value": sw.value} if sw.house(size) else None
+        if kind == "matchup":
+            skill, _, against = rest.partition(".")
+            for m in self.matchups:
+                if m.skill == skill and m.against == against and m.tag == "house":
+                    return ({"rule": "S8", "switch": m.switch, "value": self.switch(m.switch)} if m.switch
+                            else {"rule": "S8", "data": f"matchup.{skill}.{against}", "value": m.bonus})
+            return None
+        if kind == "talent":
+            tb = self.talent_bonuses.get(rest)
+            return {"rule": "S3", "data": f"talent_bonus.{rest}"} if tb is not None and tb.tag == "house" else None
+        if kind == "move":
+            h = self.halves.get(rest)
+            return {"rule": "M1", "data": f"half.{rest}.move", "value": h.move} if h and h.move_tag == "house" else None
+        e = self.entries.get(ref)
+        return {"rule": ref} if e is not None and (e.tag == "house" or e.house) else None
+
     def value_of(self, rule_id: str) -> list[tuple[str, Any]]:
         """The current values behind a rule ID, as (label, value) pairs for `battlemat rules ID`."""
         entry = self.entries[rule_id]
@@ -271,21 +323,11 @@ def _same_kind(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
-_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "major_loss_penalty": ("skills", "movement"),
-    "other_skill_defense": ("half", "zero"),
-    "held_exit_opposes": ("half", "full"),
-    "diagonals": ("alternating", "chebyshev", "manhattan"),
-    "sticky_positions": ("sub_phase_start",),
-    "collision": ("rating_then_id",),
-})
-
-
 def _check_switch_values(switches: Mapping[str, Switch]) -> None:
-    for key, choices in _CHOICES.items():
-        value = switches[key].value
-        if value not in choices:
-            raise RulesError(f"rules key {key!r} must be one of {', '.join(choices)}; got {value!r}")
+    """A text switch takes one of the options the rules data lists for it."""
+    for key, sw in switches.items():
+        if isinstance(sw.value, str) and isinstance(sw.options, tuple) and sw.options and sw.value not in sw.options:
+            raise RulesError(f"rules key {key!r} must be one of {', '.join(map(str, sw.options))}; got {sw.value!r}")
     table = switches["group_table"].value
     if not table or not all(isinstance(v, int) and v >= 0 for v in table):
         raise RulesError("rules key 'group_table' must be a list of non-negative whole numbers")

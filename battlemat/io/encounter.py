@@ -195,11 +195,29 @@ def _characters(r: _Reader, data: Mapping[str, Any]) -> list[Character]:
     if not raw_chars:
         r.bad("character", "no characters", "add at least one [[character]] with id and side")
     seen: set[str] = set()
+    names: dict[str, str] = {}  # display name, folded -> the place of the character that has it
     for i, rc in enumerate(raw_chars):
         c = _character(r, rc, f"character[{i}]", seen)
         if c is not None:
             chars.append(c)
+            _display_name(r, c, f"character[{i}] {c.id!r}", names)
     return chars
+
+
+def _display_name(r: _Reader, c: Character, place: str, names: dict[str, str]) -> None:
+    """A display name is not empty and no other character has it: logs and the window name
+    characters by it, and two alike (or none) make a log unreadable."""
+    name = c.name.strip()
+    if not name:
+        r.bad(f"{place}.name", "the display name is empty",
+              f'write a name (e.g. name = "{c.id}") or leave the field out to use the id')
+        return
+    key = name.casefold()
+    if key in names:
+        r.bad(f"{place}.name", f"display name {c.name!r} is already used by {names[key]}",
+              "give each character a name of its own (logs tell characters apart by name)")
+        return
+    names[key] = place
 
 
 def _turns(r: _Reader, data: Mapping[str, Any], by_id: Mapping[str, Character]) -> list[tuple[Intent, ...]]:
@@ -310,7 +328,8 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
             r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {bonus!r}", "use bonus = 1 or 2")
             continue
         if eq_pair:
-            equipment.append(Equipment(str(e.get("name", "item")), eq_pair, int(bonus)))
+            equipment.append(Equipment(str(e.get("name", "item")), eq_pair, int(bonus),
+                                       str(quality) if e.get("bonus") is None and quality is not None else ""))
     return equipment
 
 

@@ -16,6 +16,7 @@ from pygame_gui.core import ObjectID, UIContainer
 from pygame_gui.elements import UIButton, UILabel, UISelectionList, UITextBox
 
 from battlemat.core.events import Event
+from battlemat.log import house_mark
 from battlemat.ui import theme
 
 TOP_H = 44
@@ -253,4 +254,7 @@ def event_html(ev: Event) -> str:
     body = f"<font color='{_hex(color)}'>{text}</font>"
     if ev.type == "defeated":
         body = f"<b>{body}</b>"
+    mark = house_mark(ev)  # the house rules that decided it, as the resolver read them from the rules data
+    if mark:
+        rules += f" <font color='{_hex(theme.HOUSE)}'>{html.escape(mark)}</font>"
     return f"{body}{rules}<br>"

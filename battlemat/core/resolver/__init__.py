@@ -100,12 +100,15 @@ def declare(t: Turn, intents: Sequence[Intent]) -> None:
             if t.active(cid):
                 t.emit("intent", f"{t.name(cid)} is idle", (), who=cid, use=None)
             continue
+        half = halves[it.use]
         words = f"{t.name(cid)} uses {it.use}" + (f" on {t.name(it.target)}" if it.target else "")
+        if it.target is None and half.untargeted:
+            words += f": an intimidating {half.untargeted}"  # O5: Wonder without a target
         if it.to is not None or it.path:
             words += f", heading for {tuple(it.to) if it.to is not None else tuple(it.path[-1])}"
         if it.throw is not None:
             words += f", to throw it to {tuple(it.throw)}"
-        t.emit_data("intent", words, (halves[it.use].phase,), it.to_dict())
+        t.emit_data("intent", words, (half.phase_of(it.target),), it.to_dict())
     plan_blocks(t)
 
 

@@ -6,13 +6,19 @@ R4, P4); an attack that cannot happen says why in a `no_effect` event.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from battlemat.core import geometry
 from battlemat.core.resolver.contests import run_attacks
 from battlemat.core.resolver.ratings import attack_groups
+from battlemat.core.resolver.record import fallen, house, items_of_the_fallen, refuse, sweeps_lost, untested_defences
 from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.rules import Half
 
 P3_STEPS = (1, 2, 3)  # P3: Wonder intimidation, Shoot/Throw, other ranged effects (`phase_order`)
+# The house part behind a failed attack's rule, as the rules data names it: R2's list of aggressive
+# skills is a switch; R4's sight line between square centres is R4's own house part.
+_HOUSE_PART = MappingProxyType({"R2": "switch.aggressive_skills"})
 
 
 def ranged_phase(t: Turn) -> None:
@@ -26,13 +32,17 @@ def ranged_phase(t: Turn) -> None:
         def in_step(h: Half, s: int = step) -> bool:
             return h.ranged and h.phase == "P3" and h.phase_order == s
 
+        fallen(t, [a for a in t.attacks if in_step(a.half)])
         groups = attack_groups(t, in_step)
         if groups:
             run_attacks(t, groups, interfere=False)
 
 
 def reach_phase(t: Turn) -> None:
-    """P4: items used (C5: undefended while doing so), then every reach attack in one step."""
+    """P4: items used (C5: undefended while doing so), then every reach attack in one step; a Block or
+    Dodge that met no attack says so."""
+    fallen(t, [a for a in t.attacks if _reach(a.half)])
+    items_of_the_fallen(t)
     _board_checks(t, ranged=False)
     for cid in t.order():
         it = t.intents.get(cid)
@@ -43,6 +53,7 @@ def reach_phase(t: Turn) -> None:
     groups = attack_groups(t, _reach)
     if groups:
         run_attacks(t, groups, interfere=True)
+    untested_defences(t)
 
 
 def _ranged(h: Half) -> bool:
@@ -63,14 +74,17 @@ def _board_checks(t: Turn, ranged: bool) -> None:
         h = attack.half
         if not (h.ranged and h.phase == "P3" if ranged else h.reach and h.phase == "P4"):
             continue
-        if not t.active(attack.who) or (attack.who, attack.target) in t.failed:
-            continue
+        if not t.active(attack.who) or (attack.who, attack.target) in t.failed or not t.active(attack.target):
+            continue  # (a target already out of the fight is said when the attack comes: contests)
         why, rule = _why_not(t, attack, ranged)
         if why:
             t.failed.add((attack.who, attack.target))
-            what = f"{attack.use} on {t.name(attack.target)}" + (" (secondary target)" if attack.secondary else "")
-            t.emit("no_effect", f"{t.name(attack.who)}: {what} fails: {why}",
-                   (rule,), who=attack.who, target=attack.target, rule=rule, reason=why)
+            what = "sweep" if attack.secondary else attack.use
+            refuse(t, (attack.who, attack.use, attack.target),
+                   f"{t.name(attack.who)}: {what} on {t.name(attack.target)} fails: {why}", why, rule,
+                   **house(t, _HOUSE_PART.get(rule, rule)))
+            if not attack.secondary:
+                sweeps_lost(t, attack)  # C7: a sweep comes with its primary attack
 
 
 def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:

@@ -15,6 +15,7 @@ from battlemat.core.rating import Rating
 from battlemat.core.resolver.defense import opposition
 from battlemat.core.resolver.losses import land
 from battlemat.core.resolver.ratings import group_rating
+from battlemat.core.resolver.record import contest_house, house, target_gone
 from battlemat.core.resolver.turn import Group, Hit, ThreatKey, Turn
 from battlemat.types import CharId
 
@@ -58,6 +59,7 @@ def contest_event(t: Turn, kind: str, sides: Sides, how: str, roll: Roll, rules:
         margin=roll.margin,
         totals=[roll.attack_total, roll.defense_total],
         dice=roll.detail,
+        **contest_house(t, kind, sides, roll),
     )
 
 
@@ -76,10 +78,7 @@ def run_attacks(t: Turn, groups: list[Group], interfere: bool) -> None:
             continue
         done.add(g.key)
         if not t.active(g.target):
-            who = ", ".join(t.name(m) for m in g.members)
-            t.emit("no_effect", f"{who}: {g.use} on {t.name(g.target)} has no effect, "
-                   f"{t.name(g.target)} is already out of the fight", ("L3",), target=g.target,
-                   attackers=list(g.members))
+            target_gone(t, g.members, g.use, g.target, secondary=g.secondary)
             continue
         for m in g.members:
             t.attacked_by.setdefault(g.target, set()).add(m)
@@ -111,10 +110,12 @@ def _interfere(t: Turn, g: Group, partner: Group) -> list[Hit]:
     if roll.winner == "defense":
         _grip(t, partner, lead_b, rb)
         return [Hit(partner.target, roll.margin, tuple(partner.members))]
+    sides = {"attackers": list(g.members), "defenders": list(partner.members),
+             **house(t, "switch.mutual_tie_both_succeed")}
     if t.rules.switch("mutual_tie_both_succeed"):
-        t.emit("no_effect", "equal ratings: both attacks succeed, with no losses (C3)", ("C3",))
+        t.emit("no_effect", "equal ratings: both attacks succeed, with no losses (C3)", ("C3",), **sides)
     else:
-        t.emit("no_effect", "equal ratings: nobody suffers losses (C3)", ("C3",))
+        t.emit("no_effect", "equal ratings: nobody suffers losses (C3)", ("C3",), **sides)
     return []
 
 
@@ -162,7 +163,8 @@ def _throw(t: Turn, held: CharId, wrestler: CharId, to: tuple[int, int]) -> None
     """M13: a held foe thrown to a free square (M10: not onto someone)."""
     if any(s.at == to and s.active for c, s in t.st.items() if c != held):
         t.emit("no_effect", f"{t.name(wrestler)} cannot throw {t.name(held)} onto {to}: "
-               "someone stands there (M13, M10)", ("M13", "M10"), who=wrestler, target=held)
+               "someone stands there (M13, M10)", ("M13", "M10"), who=wrestler, use="Wrestle", target=held,
+               reason=f"someone stands on {to}", rule="M13")
         return
     t.st[held] = t.st[held].with_(at=to, held_by=None, hold=0)
     t.emit("thrown", f"{t.name(wrestler)} throws {t.name(held)} to {to} (M13)", ("M13",),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from battlemat.core import geometry
 from battlemat.core.resolver.losses import heal, leave_conflict, not_healed
 from battlemat.core.resolver.moves import fleeing
+from battlemat.core.resolver.record import still_here
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.state import Advantage
 
@@ -18,6 +19,7 @@ def end_of_turn(t: Turn) -> None:
         for cid in t.order():
             if fleeing(t, cid):
                 leave_conflict(t, cid, "leaves the conflict")
+    still_here(t)
     not_healed(t, healed)
     for cid, s in t.st.items():
         if not s.advantages:

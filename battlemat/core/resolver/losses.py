@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from battlemat.core.resolver.record import house
 from battlemat.core.resolver.turn import Hit, Turn
 from battlemat.types import CharId
 
@@ -27,16 +28,27 @@ def land(t: Turn, hits: Iterable[Hit]) -> None:
         by = ", ".join(t.name(x) for x in hit.sources) or "the hazard"
         t.emit(
             "losses",
-            f"{t.name(hit.victim)} suffers {hit.losses} loss{'es' if hit.losses != 1 else ''} from {by}: "
-            f"{minor} minor, {major} major (L1)",
+            f"{t.name(hit.victim)} suffers {hit.losses} loss{'es' if hit.losses != 1 else ''} from {by}, "
+            f"{_split(minor - s.minor, major - s.major)} (now {minor} minor, {major} major) (L1)",
             ("C2", "L1"),
             who=hit.victim,
             n=hit.losses,
             by=list(hit.sources),
             minor=minor,
             major=major,
+            new_minor=minor - s.minor,
+            new_major=major - s.major,
         )
         _defeat(t, hit.victim, deadly)
+
+
+def _split(minor: int, major: int) -> str:
+    """L1: how one hit's losses divide into minor and major: 'minor', 'both major', '1 minor and 2 major'."""
+    n = minor + major
+    if minor and major:
+        return f"{minor} minor and {major} major"
+    kind = "minor" if minor else "major"
+    return kind if n == 1 else f"both {kind}" if n == 2 else f"all {kind}"
 
 
 def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
@@ -54,7 +66,8 @@ def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
         why = f"{s.major} major losses (L3" + (f", +{extra} from Wrestle talent" if extra else "") + ")"
     if why:
         t.st[cid] = s.with_(defeated=True)
-        t.emit("defeated", f"{victim.name} is defeated: {why}", (rule,), who=cid)
+        t.emit("defeated", f"{victim.name} is defeated: {why}", (rule,), who=cid,
+               **(house(t, "switch.deadly_defeats_after") if rule == "L4" else {}))
 
 
 def leave_conflict(t: Turn, cid: CharId, how: str) -> None:
@@ -62,7 +75,7 @@ def leave_conflict(t: Turn, cid: CharId, how: str) -> None:
     s = t.st[cid]
     t.st[cid] = s.with_(fled=True, minor=0)
     healed = "; all minor losses heal (L2)" if s.minor else ""
-    t.emit("fled", f"{t.name(cid)} {how}{healed}", ("C5", "L2"), who=cid)
+    t.emit("fled", f"{t.name(cid)} {how}{healed}", ("C5", "L2"), who=cid, **house(t, "switch.exit_leaves_conflict"))
 
 
 def heal(t: Turn) -> set[CharId]:

@@ -7,12 +7,16 @@ Without a map positions are taken as declared; with one every plan goes through 
 
 from __future__ import annotations
 
-from battlemat.core import movement
+from itertools import pairwise
+from types import MappingProxyType
+
+from battlemat.core import geometry, movement
 from battlemat.core.board import Hazard
 from battlemat.core.elusion import elude
 from battlemat.core.intents import Intent
 from battlemat.core.resolver.losses import land, leave_conflict
 from battlemat.core.resolver.ratings import rating
+from battlemat.core.resolver.record import house, refuse
 from battlemat.core.resolver.turn import Hit, Turn
 from battlemat.core.resolver.validate import start_context
 from battlemat.core.state import Advantage
@@ -153,7 +157,7 @@ def _collisions(t: Turn, routes: dict[CharId, movement.Route], sub: int) -> dict
                 routes[loser] = _stop_short(t, routes, loser, ranked[0], standing)
                 t.emit("collided", f"{t.name(loser)} and {t.name(ranked[0])} both head for {sq}; "
                        f"{t.name(ranked[0])} gets it, {t.name(loser)} stops short (M10)", ("M10",),
-                       who=loser, winner=ranked[0], at=list(sq), sub_phase=sub)
+                       who=loser, winner=ranked[0], at=list(sq), sub_phase=sub, **house(t, "switch.collision"))
     return routes
 
 
@@ -181,14 +185,18 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
         cost = route.cost
         squares = [list(step.to) for step in route.steps]
         t.emit("moved", f"{t.name(cid)} moves to {end} ({cost} square{'s' if cost != 1 else ''})",
-               ("P2", "M9", "M11"), who=cid, to=list(end), route=squares, cost=cost, sub_phase=sub)
+               ("P2", "M9", "M11"), who=cid, to=list(end), route=squares, cost=cost, sub_phase=sub,
+               **house(t, *move_house(t, cid, route)))
         for step in route.jumps:
-            t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to} (M5)",
-                   ("M5",), who=cid, over=[list(o) for o in step.over], to=list(step.to))
+            kind = "running" if _running(t, route, step) else "standing"
+            t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to}, "
+                   f"a {kind} jump (M5)", ("M5",), who=cid, over=[list(o) for o in step.over], to=list(step.to),
+                   running=kind == "running", **house(t, "M5", f"switch.jump_{kind}_m_per_rating"))
     if route.stopped is not None:
         why = route.stopped
         t.emit("stopped", f"{t.name(cid)} stops at {end}: {why.why}", (why.rule,), who=cid,
-               at=list(end), rule=why.rule, reason=why.why, sub_phase=sub)
+               at=list(end), rule=why.rule, reason=why.why, sub_phase=sub,
+               **house(t, _stop_house(t, cid, why.rule)))
     for step in route.steps if board.hazards else ():
         h = int(board.hazard[step.to[1], step.to[0]])
         if h >= 0 and t.active(cid):
@@ -197,6 +205,47 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
         x, y = end
         if x in (0, board.width - 1) or y in (0, board.height - 1):
             leave_conflict(t, cid, "reaches the edge of the map and leaves the conflict")
+
+
+# The house part behind a stop's rule, as the rules data names it (M6's positions and M10's ruling are
+# switches; M5's pits, M8's distance and M12's levels are house parts of those rules; an M1 stop is house
+# when the allowance is).
+STOP_HOUSE = MappingProxyType({"M6": "switch.sticky_positions", "M10": "switch.collision"})
+
+
+def _stop_house(t: Turn, cid: CharId, rule: str) -> str:
+    return STOP_HOUSE.get(rule) or (f"move.{t.intents[cid].use}" if rule == "M1" else rule)
+
+
+def move_house(t: Turn, cid: CharId, route: movement.Route) -> list[str]:
+    """The house rules a walked route stands on: diagonal steps counted by the `diagonals` switch
+    (M11), an allowance the text does not give (M1), a change of level (M12)."""
+    refs = [f"move.{t.intents[cid].use}"]
+    squares = (route.origin,) + route.squares
+    if not geometry.is_hex(t.enc.board) and any(a[0] != b[0] and a[1] != b[1] for a, b in pairwise(squares)):
+        refs.append("switch.diagonals")
+    if t.levels and len({t.levels[y * t.enc.board.width + x] for x, y in squares}) > 1:
+        refs.append("M12")
+    return refs
+
+
+def _running(t: Turn, route: movement.Route, jump: movement.Step) -> bool:
+    """M5: a jump is running when the step before take-off went the same way (for the log's words
+    and its house mark: running and standing jumps have a switch each)."""
+    squares = (route.origin,) + route.squares
+    i = route.steps.index(jump)  # squares[i] is the take-off square
+    if i == 0:
+        return False
+    return _way(t, squares[i - 1], squares[i]) == _way(t, squares[i], jump.over[0])
+
+
+def _way(t: Turn, a: XY, b: XY) -> tuple[int, ...]:
+    """The direction of a step from a to b (cube coordinates on hex maps)."""
+    board = t.enc.board
+    if geometry.is_hex(board):
+        ca, cb = geometry.to_cube(board, a), geometry.to_cube(board, b)
+        return tuple(y - x for x, y in zip(ca, cb, strict=True))
+    return (b[0] - a[0] > 0) - (b[0] - a[0] < 0), (b[1] - a[1] > 0) - (b[1] - a[1] < 0)
 
 
 def fleeing(t: Turn, cid: CharId) -> bool:
@@ -215,8 +264,9 @@ def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:
     res = elude(t.char(cid), tuple(hz.requirements), int(hz.harm), t.rules, t.st[cid].major,
                 it.use if it is not None else None)
     t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", ("E1",) + (("O2",) if res.halved else ()),
-           who=cid, at=list(sq),
-           eluded=res.exempt or bool(res.by), harm=res.harm, by=res.by)
+           who=cid, at=list(sq), eluded=res.exempt or bool(res.by), harm=res.harm, by=res.by,
+           **house(t, *(("E1",) if res.harm else ()), *(("switch.partial_elusion",) if res.by else ()),
+                   *(("O2",) if res.halved else ())))
     if res.harm:
         land(t, [Hit(cid, res.harm, ())])
 
@@ -240,6 +290,7 @@ def _advances(t: Turn) -> None:
         if it and t.rules.halves[it.use].untargeted and it.target is None and t.active(cid):
             bleeding = [c for c in t.order() if t.enemies(c, cid) and t.active(c) and t.st[c].losses > 0]
             if not bleeding:
-                t.emit("no_effect", f"{t.name(cid)} advances menacingly, but no foe has a loss yet (O5)", ("O5",))
+                refuse(t, (cid, it.use, None), f"{t.name(cid)} advances menacingly, but no foe has a loss yet (O5)",
+                       "no foe has a loss yet", "O5")
             for foe in bleeding:
                 t.grant(cid, Advantage(foe, 1, "intimidating advance", "O5"), share=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.ratings import group_bonus, rating
+from battlemat.core.resolver.record import House, idle_searches
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.state import Advantage
 from battlemat.types import CharId
@@ -21,10 +22,12 @@ def observations(t: Turn) -> None:
     for (use, target), members in observers.items():
         for cid in members:
             _observe(t, use, target, cid, len(members) > 1)
+    searched: set[CharId] = set()
     for hider in t.order():
         it = t.intents.get(hider)
         if it is not None and it.use == "Stealth" and it.target is not None:
-            _hide(t, hider, it.target)
+            searched.update(_hide(t, hider, it.target))
+    idle_searches(t, searched)
 
 
 def _grouped(t: Turn, members: list[CharId], use: str, vs: CharId) -> Rating:
@@ -49,6 +52,9 @@ def _observe(t: Turn, use: str, target: CharId, cid: CharId, others: bool) -> No
     if others:
         r = r.with_(notes=r.notes + ("others observe too, but each observer succeeds or fails on its own "
                                      "skill: no group bonus (P1, O1)",))
+    marks = House(t.rules).rating(r, None, [t.char(cid)])
+    if use not in foe.observe_tn and other not in foe.observe_tn:
+        marks.add("switch.default_observe_tn")
     roll = t.dice.check(r, tn, t.rng)
     who = t.name(cid)
     ok = "succeeds" if roll.success else "fails"
@@ -64,6 +70,7 @@ def _observe(t: Turn, use: str, target: CharId, cid: CharId, others: bool) -> No
         rating=r.to_dict(),
         success=roll.success,
         excess=roll.margin if roll.success else 0,
+        **marks.add(roll.rule).data(),
     )
     if not roll.success:
         return
@@ -82,7 +89,7 @@ def _observe(t: Turn, use: str, target: CharId, cid: CharId, others: bool) -> No
     t.emit("observed", f"{who} learns how to fight {foe.name}", ("O1",), who=[cid], target=target)
 
 
-def _hide(t: Turn, hider: CharId, foe: CharId) -> None:
+def _hide(t: Turn, hider: CharId, foe: CharId) -> list[CharId]:
     """O4: a hider is found by a higher Perception (active searchers grouped, S7; else the foe's
     passive Perception, halved by O2); a tie keeps a motionless hider hidden [house]."""
     it = t.intents[hider]
@@ -104,6 +111,10 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> None:
     tie_hides = t.rules.switch("stealth_tie_hidden") and not it.moves
     found = roll.winner == "attack" or (roll.winner == "tie" and not tie_hides)
     names = ", ".join(t.name(c) for c in found_by)
+    marks = (House(t.rules).rating(det, None, map(t.char, found_by)).rating(stealth, None, [t.char(hider)])
+             .add(roll.rule))
+    if roll.winner == "tie":
+        marks.add("switch.stealth_tie_hidden")
     t.emit(
         "found" if found else "hidden",
         f"{names} ({det.explain()}, {how}) vs {t.name(hider)} ({stealth.explain()}): "
@@ -114,6 +125,8 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> None:
         searchers=found_by,
         perception=det.to_dict(),
         stealth=stealth.to_dict(),
+        **marks.data(),
     )
     if not found:
         t.hidden.append((hider, foe))
+    return searchers
