@@ -1,8 +1,9 @@
 """One phase step of attacks (rules C2-C7, M13): contests, their events, and what they grab or throw.
 
 Mutual reach attacks interfere (C3: one contest, only the higher succeeds); every other group meets
-its target's opposition (C5) in a contest of its own (C2, C4); a Melee talent strikes extra
-adjacent foes (C7). Losses land together at the end of the step (losses.land), then grips (M13).
+its target's opposition (C5) in a contest of its own (C2, C4). A Melee talent's sweep at an extra
+adjacent foe (C7) is one more group, its sweeper alone at -1, through the same door. Losses land
+together at the end of the step (losses.land), then grips (M13).
 """
 
 from __future__ import annotations
