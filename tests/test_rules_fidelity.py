@@ -158,6 +158,20 @@ def test_C7_sweep_out_of_reach_fails_alone():
     assert losses(events) == {"p": 4}
 
 
+def test_C7_sweep_happens_when_the_primary_target_is_out_of_reach():
+    """A sweep differs from any other attack only by its -1 and by needing its target next to the sweeper
+    (C7): the primary target out of reach after movement fails alone, and the sweep at an adjacent foe
+    still lands (Melee 4 - 1 = 3 against an idle foe: 3 losses)."""
+    chars = [
+        Character("s", "S", "h", skills={"Melee/Press": 4}, talents=SWEEP_TALENT, at=(1, 1)),
+        Character("p", "P", "m", at=(5, 5)),
+        Character("x", "X", "m", at=(2, 1)),
+    ]
+    events = list(_board_match(chars).play([Intent("s", "Melee", "p", also=("x",))]))
+    assert [e.data["rule"] for e in of(events, "no_effect")] == ["P4"]
+    assert losses(events) == {"x": 3}
+
+
 # -- effective ratings (text line 15) -----------------------------------------------------------------------
 def test_S7_group_counts_effective_rating():
     """z's base Melee is 0 but its lance gives +1: effective 1, so z counts (the text: members with a zero

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from battlemat.core import geometry
 from battlemat.core.resolver.contests import run_attacks
 from battlemat.core.resolver.ratings import attack_groups
-from battlemat.core.resolver.record import fallen, house, items_of_the_fallen, refuse, sweeps_lost, untested_defences
+from battlemat.core.resolver.record import fallen, house, items_of_the_fallen, refuse, untested_defences
 from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.rules import Half
 
@@ -83,8 +83,8 @@ def _board_checks(t: Turn, ranged: bool) -> None:
             refuse(t, (attack.who, attack.use, attack.target),
                    f"{t.name(attack.who)}: {what} on {t.name(attack.target)} fails: {why}", why, rule,
                    **house(t, _HOUSE_PART.get(rule, rule)))
-            if not attack.secondary:
-                sweeps_lost(t, attack)  # C7: a sweep comes with its primary attack
+            # C7: a sweep is an attack of its own, differing only by its -1 and by needing its target
+            # next to the sweeper, so a primary target out of reach does not cancel it.
 
 
 def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
