@@ -614,3 +614,23 @@ at = [5, 1]
     label, tip = skill_words(enc, "b", "item", 0)
     assert label == "item \u00b7 2 sq \u00b7 P4 \u00b7 r0"
     assert tip == "Use an item: move 2 (1 if it needs dexterity, 0 if concentration); undefended (C5)"
+
+
+def test_skill_buttons_read_the_effective_rating():
+    """Text line 15: a skill rated 0 with an item for it is usable at its effective rating, so the window
+    offers it (by the sling's +2), strongest first; a bare 0 is not offered."""
+    import tomllib
+    from types import SimpleNamespace
+
+    from battlemat.io.encounter import parse_encounter
+    from battlemat.ui.state import ScreenState
+
+    enc = parse_encounter(tomllib.loads(
+        '[encounter]\ntitle = "t"\n'
+        '[[character]]\nid = "a"\nside = "x"\nskills = { "Block/Dodge" = 1, "Shoot/Throw" = 0 }\n'
+        'equipment = [ { name = "sling", skill = "Shoot/Throw", bonus = 2 } ]\n'
+        '[[character]]\nid = "b"\nside = "y"\nskills = { "Melee/Press" = 1 }\n'), "<test>")
+    view = SimpleNamespace(enc=enc)
+    skills = ScreenState.skills_of(view, "a")  # type: ignore[arg-type]
+    assert skills[:4] == ["Shoot", "Throw", "Block", "Dodge"]
+    assert "Melee" not in skills

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from battlemat.core.intents import Intent
+from battlemat.core.rating import standing
 from battlemat.core.state import CharacterState
 from battlemat.types import CharId
 from battlemat.ui import overlays, theme
@@ -103,10 +104,13 @@ class ScreenState:
         self.status, self.status_color = words, color
 
     def skills_of(self, cid: CharId) -> list[str]:
-        """The halves a character can use: every rated pair's halves, then an item (M1)."""
+        """The halves a character can use: every pair it is rated in (the effective rating, text line 15:
+        a base 0 with an item for the skill counts), strongest first, then an item (M1)."""
         c = self.enc.by_id[cid]
         rules = self.enc.rules
-        pairs = sorted((p for p, v in c.skills.items() if v > 0), key=lambda p: (-c.base(p), rules.pairs.index(p)
-                                                                              if p in rules.pairs else 99))
+        known = [*c.skills, *(p for p in rules.pairs if p not in c.skills)]
+        rated = {p: standing(rules, c, p) for p in known if p in rules.pairs or c.base(p) > 0}
+        pairs = sorted((p for p, v in rated.items() if v > 0),
+                       key=lambda p: (-rated[p], rules.pairs.index(p) if p in rules.pairs else 99))
         out = [h.name for p in pairs for h in rules.halves.values() if h.pair == p]
         return out + [h.name for h in rules.halves.values() if h.act == "item"]
