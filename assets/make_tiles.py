@@ -823,7 +823,8 @@ def tileset_xml(layout: TilesetLayout, img_w: int, img_h: int) -> str:
 
 
 MEMBER_TYPES = {"blocked": "bool", "difficult": "bool", "difficult_dirs": "string", "level": "int",
-                "opaque": "bool", "cover": "int", "pit": "bool", "hazard": "string", "harm": "int"}
+                "opaque": "bool", "cover": "int", "pit": "bool", "hazard": "string", "harm": "int",
+                "mechanical": "bool"}
 MEMBER_DEFAULTS = {"bool": False, "int": 0, "string": ""}
 CLASS_COLORS = {"blocked": "#ff8c3b2f", "pit": "#ff1d1030", "difficult": "#ffc9a227", "level": "#ff5c8f3a"}
 

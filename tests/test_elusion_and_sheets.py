@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from battlemat.core.board import Hazard
 from battlemat.core.character import Character, Equipment
 from battlemat.core.elusion import elude, parse_requirements
 from battlemat.core.errors import RulesError
@@ -34,16 +35,16 @@ def test_E1_parse_floor_trap():
 )
 def test_E1_any_requirement_exempts(skills, equipment, using, exempt, harm):
     c = Character("c", "C", "x", skills=skills, equipment=equipment)
-    result = elude(c, parse_requirements("Block/Dodge 4 or Perception 3", RULES), 2, RULES, using=using)
+    result = elude(c, Hazard("trap", parse_requirements("Block/Dodge 4 or Perception 3", RULES), 2), RULES, using=using)
     assert (result.exempt, result.harm) == (exempt, harm)
 
 
 def test_E1_major_losses_and_partial_elusion():
     c = Character("c", "C", "x", skills={"Acrobatics/Climb": 4})
-    reqs = parse_requirements("Acrobatics 4", RULES)
-    assert not elude(c, reqs, 3, RULES, major_losses=1).exempt  # L5: -1 to skills
+    cliff = Hazard("cliff", parse_requirements("Acrobatics 4", RULES), 3)
+    assert not elude(c, cliff, RULES, major_losses=1).exempt  # L5: -1 to skills
     partial = RULES.with_overrides({"partial_elusion": True})
-    assert elude(c, reqs, 3, partial).harm == 1
+    assert elude(c, cliff, partial).harm == 1
 
 
 def test_S4_new_pc_and_experience():

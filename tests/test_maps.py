@@ -181,8 +181,9 @@ def test_R4_E1_opaque_cover_and_hazard(tmp_path: Path) -> None:
     assert b.opaque[0, 0] and b.cover[0, 1] == 2
     hz = b.hazard_at((2, 0))
     assert hz == Hazard("Block/Dodge 4 or Perception 3", (("Block/Dodge", 4), ("Perception", 3)), 2)
-    assert b.hazard_at((3, 0)) == hz  # the trap preset is the same hazard: stored once
-    assert len(b.hazards) == 1 and b.hazard_at((0, 1)) is None
+    # the trap preset is the same requirement on a floor trap, a mechanical one (O2): stored apart
+    assert b.hazard_at((3, 0)) == Hazard(hz.text, hz.requirements, 2, mechanical=True)
+    assert len(b.hazards) == 2 and b.hazard_at((0, 1)) is None
 
 
 @pytest.mark.parametrize("props, words", [

@@ -359,3 +359,20 @@ def test_L2_healing_withheld_when_the_healer_also_suffered():
     assert not of(events, "healed", 2)
     (nh,) = [e for e in of(events, "not_healed", 2) if e.data["who"] == "a"]
     assert "suffered" in nh.text
+
+
+def test_O2_machinery_talent_counts_only_against_mechanical_traps():
+    """O2: the Machinery talent adds to Perception, unhalved, to notice a mechanical trap; any other
+    hazard gets Perception alone (halved when not searching)."""
+    from battlemat.core.board import Hazard
+    from battlemat.core.elusion import elude
+    from battlemat.io.rules_file import load_rules
+
+    rules = load_rules()
+    tinker = Character("t", "Tinker", "h", skills={"Perception/Etiquette": 2, "Machinery": 3},
+                       talents={"Machinery": 2})
+    reqs = (("Perception/Etiquette", 3),)
+    trap = elude(tinker, Hazard("floor trap", reqs, 2, mechanical=True), rules, using="Block")
+    assert trap.exempt and trap.helped and "+2 Machinery talent" in trap.text  # 2 // 2 + 2 = 3
+    rockfall = elude(tinker, Hazard("rockfall", reqs, 2), rules, using="Block")
+    assert not rockfall.exempt and not rockfall.helped  # 2 // 2 = 1 < 3

@@ -113,9 +113,10 @@ class Hazard:
     text: str
     requirements: tuple[tuple[str, int], ...]  # (skill pair or half, minimum rating)
     harm: int
+    mechanical: bool = False  # a mechanical trap: O2's noticing talent (Machinery) adds to Perception
 
     @staticmethod
-    def parse(text: str, harm: int) -> Hazard:
+    def parse(text: str, harm: int, mechanical: bool = False) -> Hazard:
         """Read the elusion text of E1: alternatives joined by 'or' (or commas), each a skill and the
         rating that exempts. A name and brackets may frame it: 'Floor Trap [Block/Dodge 4 or Perception 3]'.
         Skill names are kept as written; the io layer checks them against the rules.
@@ -135,7 +136,7 @@ class Hazard:
             reqs.append((m.group("skill").strip(), int(m.group("rating"))))
         if isinstance(harm, bool) or not isinstance(harm, int) or harm < 1:
             raise ValueError(f"harm is the losses a hazard inflicts, a whole number >= 1, found {harm!r}")
-        return Hazard(text.strip(), tuple(reqs), harm)
+        return Hazard(text.strip(), tuple(reqs), harm, mechanical)
 
 
 class BoardCache:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from battlemat.core.board import Hazard
 from battlemat.core.character import Character
 from battlemat.core.errors import RulesError
 from battlemat.core.rating import standing
@@ -48,22 +49,18 @@ class Elusion:
     by: str  # "Block/Dodge 5 >= 4" or ""
     text: str  # plain words for the log
     halved: bool = False  # O2: a passive Perception was halved in the comparison
+    helped: bool = False  # O2: a talent (Machinery) added to Perception against a mechanical trap
 
 
-def elude(
-    char: Character,
-    requirements: tuple[tuple[str, int], ...],
-    harm: int,
-    rules: Rules,
-    major_losses: int = 0,
-    using: str | None = None,
-) -> Elusion:
-    """E1: whether `char`, using the half `using` this turn, eludes a hazard with `requirements`
-    (each a half or a pair and the rating that exempts). O2: a half that is halved when passive
+def elude(char: Character, hazard: Hazard, rules: Rules, major_losses: int = 0, using: str | None = None) -> Elusion:
+    """E1: whether `char`, using the half `using` this turn, eludes `hazard` (its requirements, each a
+    half or a pair and the rating that exempts; its harm). O2: a half that is halved when passive
     (Perception: `passive_halved` in the rules data) counts at half, rounded down, unless it is the
-    half being used this turn (actively searching)."""
+    half being used this turn (actively searching). Against a mechanical trap, the talent the rules data
+    names for that half (`mechanical_talent`: Machinery for Perception) adds to it, unhalved (O2)."""
+    requirements, harm = hazard.requirements, hazard.harm
     had: list[str] = []
-    halved = False
+    halved = helped = False
     for name, need in requirements:
         try:
             pair = rules.pair_of(name)
@@ -75,16 +72,35 @@ def elude(
             label = f"{name} {have // 2} (halved from {have}: not actively searching, O2)"
             have //= 2
             halved = True
+        talent = _mechanical_talent(rules, char, name) if hazard.mechanical else (0, "")
+        if talent[0]:
+            have += talent[0]
+            label += f" +{talent[0]} {talent[1]} talent (mechanical trap, unhalved, O2)"
+            helped = True
         had.append(label)
         if have >= need:
             if rules.switch("partial_elusion"):
                 left = harm // 2
                 return Elusion(False, left, f"{label} >= {need}",
-                               f"{char.name} partly eludes it with {label} (E1): {left} loss(es)", halved)
-            return Elusion(True, 0, f"{label} >= {need}", f"{char.name} eludes it with {label} (E1)", halved)
+                               f"{char.name} partly eludes it with {label} (E1): {left} loss(es)", halved, helped)
+            return Elusion(True, 0, f"{label} >= {need}", f"{char.name} eludes it with {label} (E1)", halved, helped)
     needs = " or ".join(f"{p} {n}" for p, n in requirements)
-    return Elusion(False, harm, "",
-                   f"{char.name} cannot elude it (needs {needs}; has {', '.join(had)}): {harm} loss(es) (E1)", halved)
+    words = f"{char.name} cannot elude it (needs {needs}; has {', '.join(had)}): {harm} loss(es) (E1)"
+    return Elusion(False, harm, "", words, halved, helped)
+
+
+def _mechanical_talent(rules: Rules, char: Character, name: str) -> tuple[int, str]:
+    """O2: (rating, skill) of the talent that adds to a requirement on `name` against a mechanical trap."""
+    try:
+        canon = rules.canonical(name)
+    except RulesError:
+        return 0, ""
+    halves = [canon] if canon in rules.halves else [h for h in canon.split("/") if h in rules.halves]
+    for h in halves:
+        skill = rules.halves[h].mechanical_talent
+        if skill and char.talent(rules.pair_of(skill)):
+            return char.talent(rules.pair_of(skill)), skill
+    return 0, ""
 
 
 def _passive(rules: Rules, name: str, using: str | None) -> bool:

@@ -48,6 +48,7 @@ class Half:
     untargeted: str = ""  # O5: Wonder without a target is an intimidating advance
     untargeted_phase: str = ""  # O5: ... which moves, so it happens in P2
     passive_halved: bool = False  # O2: halved when not actively searching (Perception)
+    mechanical_talent: str = ""  # O2: this skill's talent adds, unhalved, against mechanical traps (Machinery)
 
     def phase_of(self, target: str | None) -> str:
         """The phase this half acts in, with or without a target (O5: Wonder's advance is a P2 move)."""

@@ -71,7 +71,7 @@ LEGEND: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "=": {"opaque": True},
     **{str(n): {"level": n} for n in range(1, 10)},
 })
-_BOOLS = ("blocked", "difficult", "opaque", "pit")
+_BOOLS = ("blocked", "difficult", "opaque", "pit", "mechanical")
 _LIMITS = {"level": (-99, 99), "cover": (0, 2), "harm": (1, 99)}  # as a Tiled map's (io.tiled.terrain)
 _HEX_TILES = {"x": (64, 56), "y": (56, 64)}  # flat-topped columns, pointy-topped rows (Board.direction)
 
@@ -325,8 +325,9 @@ def _terrain(r: _CaseReader, spec: Mapping[str, Any], place: str) -> dict[str, A
         if "difficult_dirs" in values:
             values["difficult_dirs"] = parse_directions(str(values["difficult_dirs"]))
         if "hazard" in values:
-            hz = Hazard.parse(str(values["hazard"]), values.get("harm", 1))
-            values["hazard"] = Hazard(hz.text, tuple((r.rules.canonical(s), n) for s, n in hz.requirements), hz.harm)
+            hz = Hazard.parse(str(values["hazard"]), values.get("harm", 1), bool(values.pop("mechanical", False)))
+            values["hazard"] = Hazard(hz.text, tuple((r.rules.canonical(s), n) for s, n in hz.requirements), hz.harm,
+                                      hz.mechanical)
     except (ValueError, RulesError) as exc:
         r.bad(place, str(exc), 'e.g. difficult_dirs = "N", hazard = "Block/Dodge 4 or Perception 3", harm = 2')
         return None

@@ -261,9 +261,9 @@ def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:
     """E1: entering a hazard's square; `elusion.elude` decides (any requirement met: no harm,
     or half with partial elusion; O2: Perception at half unless the mover is searching with it)."""
     it = t.intents.get(cid)
-    res = elude(t.char(cid), tuple(hz.requirements), int(hz.harm), t.rules, t.st[cid].major,
-                it.use if it is not None else None)
-    t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", ("E1",) + (("O2",) if res.halved else ()),
+    res = elude(t.char(cid), hz, t.rules, t.st[cid].major, it.use if it is not None else None)
+    rules = ("E1",) + (("O2",) if res.halved or res.helped else ())
+    t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", rules,
            who=cid, at=list(sq), eluded=res.exempt or bool(res.by), harm=res.harm, by=res.by,
            **house(t, *(("E1",) if res.harm else ()), *(("switch.partial_elusion",) if res.by else ()),
                    *(("O2",) if res.halved else ())))

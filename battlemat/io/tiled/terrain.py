@@ -28,9 +28,11 @@ from battlemat.io.tiled.adapter import GID_MASK, HEX_120, gid_variants, pytmx
 from battlemat.io.tiled.document import Doc, Tileset
 from battlemat.io.tiled.shapes import ObjectSquares, reference_point
 
-TERRAIN_NAMES = ("blocked", "difficult", "difficult_dirs", "level", "opaque", "cover", "pit", "hazard", "harm")
+TERRAIN_NAMES = ("blocked", "difficult", "difficult_dirs", "level", "opaque", "cover", "pit", "hazard", "harm",
+                 "mechanical")
 IGNORED_NAMES = ("note", "description")  # free text a game master may keep on terrain; never read
-_BOOL = ("blocked", "difficult", "opaque", "pit")
+_BOOL = ("blocked", "difficult", "opaque", "pit")  # each a board array
+_HAZARD_BOOL = ("mechanical",)  # part of a hazard (O2), read with it
 _INT = ("level", "cover", "harm")
 
 # Tile and object classes that name terrain (DESIGN: "A tile's Tiled class may name a terrain preset").
@@ -61,7 +63,7 @@ PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "water": {"pit": True},  # deep water such as a creek: jump it
     "boulder": {"level": 1},
     "ridge": {"level": 1},
-    "trap": {"hazard": "Block/Dodge 4 or Perception 3", "harm": 2},  # E1
+    "trap": {"hazard": "Block/Dodge 4 or Perception 3", "harm": 2, "mechanical": True},  # E1; O2: a floor trap
 })
 
 
@@ -97,7 +99,7 @@ class TerrainReader:
         self.tmx = tmx
         self.errors: list[Problem] = []
         self.lint: list[Problem] = []
-        self.hazards: dict[tuple[str, int], int] = {}
+        self.hazards: dict[tuple[str, int, bool], int] = {}
         self.hazard_list: list[Hazard] = []
         self.features: dict[str, int] = {}
         root = doc.root
@@ -140,7 +142,7 @@ class TerrainReader:
             value = self._value(name, kind, text, file, where)
             if value is not None:
                 spec.values[name] = value
-        if "hazard" in spec.values or "harm" in spec.values:
+        if "hazard" in spec.values or "harm" in spec.values or "mechanical" in spec.values:
             self._hazard(spec, file, place)
         return spec
 
@@ -155,7 +157,7 @@ class TerrainReader:
         """Convert one terrain property. Wrong values are errors; right values in the wrong Tiled type
         (a string 'true' for a bool) load, and `check` asks for the proper type (checkboxes, dropdowns)."""
         raw = text.strip()
-        if name in _BOOL:
+        if name in _BOOL or name in _HAZARD_BOOL:
             low = raw.lower()
             if low in ("true", "1", "yes"):
                 value = True
@@ -204,11 +206,13 @@ class TerrainReader:
 
     def _hazard(self, spec: _Spec, file: str, place: str) -> None:
         text = spec.values.pop("hazard", "")
-        had_harm = "harm" in spec.values
+        had_harm = "harm" in spec.values or "mechanical" in spec.values
         harm = spec.values.pop("harm", 1)
+        mechanical = bool(spec.values.pop("mechanical", False))
         if not text:
             if had_harm:
-                self.lint.append(Problem(file, f"{place}.harm", "harm without a hazard has no effect",
+                what = "harm" if "harm" in spec.values or harm != 1 else "mechanical"
+                self.lint.append(Problem(file, f"{place}.{what}", f"{what} without a hazard has no effect",
                                          'add hazard = the skills that elude it, e.g. "Block/Dodge 4 or '
                                          'Perception 3" (E1)'))
             return
@@ -220,12 +224,12 @@ class TerrainReader:
             reqs = []
             for skill, rating in hz.requirements:
                 reqs.append((rules.canonical(skill), rating))
-            hz = Hazard(hz.text, tuple(reqs), hz.harm)
+            hz = Hazard(hz.text, tuple(reqs), hz.harm, mechanical)
         except (ValueError, RulesError) as exc:
             self.errors.append(Problem(file, f"{place}.hazard", f"cannot read the hazard {text!r}: {exc}",
                                        'write the skills that elude it, e.g. "Block/Dodge 4 or Perception 3" (E1)'))
             return
-        key = (hz.text, hz.harm)
+        key = (hz.text, hz.harm, hz.mechanical)
         if key not in self.hazards:
             self.hazards[key] = len(self.hazard_list)
             self.hazard_list.append(hz)
