@@ -46,12 +46,13 @@ from battlemat.io.tiled.adapter import (
     prepare,
     pytmx,
 )
+from battlemat.io.tiled.images import wrap_loader
 from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
 
 __all__ = [
     "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "PRESETS",
-    "TERRAIN_NAMES", "LayerInfo", "MapInfo", "gid_variants", "lint_map", "load_board", "load_map", "pytmx",
-    "read_tiled",
+    "TERRAIN_NAMES", "LayerInfo", "MapInfo", "check_pictures", "gid_variants", "lint_map", "load_board", "load_map",
+    "pytmx", "read_tiled",
 ]
 
 
@@ -73,10 +74,22 @@ def load_board(path: str | Path, *, max_cells: int = MAX_CELLS) -> Board:
 
 
 def read_tiled(path: str | Path, image_loader: Callable[..., Any] | None = None, *, max_cells: int = MAX_CELLS) -> Any:
-    """The pytmx TiledMap of a map, prepared as `load_map` does (safe XML, bounded size, tilesets and
-    templates embedded): for the UI, which passes pytmx.util_pygame.pygame_image_loader. Every image
-    must exist here (a missing one is a LoadError), since the window draws them."""
-    return parse_pytmx(prepare(Path(path), max_cells, require_images=True), image_loader)
+    """The pytmx TiledMap of a map, prepared as `load_map` does (safe XML or JSON, bounded size,
+    tilesets and templates embedded, infinite maps made finite): the one door for every reader of
+    pictures, the window (which passes pytmx.util_pygame.pygame_image_loader) and the report's
+    renderer (pytmx's default loader: (file, rect, flags) tuples). Every image must exist here (a
+    missing one is a LoadError), since they are drawn; embedded images reach the loader as bytes, and
+    a picture that cannot be read is a LoadError naming it."""
+    doc = prepare(Path(path), max_cells, require_images=True)
+    loader = wrap_loader(doc, image_loader or pytmx.pytmx.default_image_loader)
+    return parse_pytmx(doc, loader, load_all=image_loader is not None)
+
+
+def check_pictures(path: str | Path, *, max_cells: int = MAX_CELLS) -> None:
+    """Raise the LoadError `read_tiled` raises for a missing image, without pytmx or a graphics
+    library: the window calls it before it opens, so a map it cannot draw gives `check`'s message
+    and no window flashes up."""
+    prepare(Path(path), max_cells, require_images=True)
 
 
 def lint_map(path: str | Path, *, max_cells: int = MAX_CELLS) -> tuple[Board | None, list[Problem]]:
