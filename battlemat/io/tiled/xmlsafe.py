@@ -29,18 +29,19 @@ from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_FILE_BYTES, MAX_MAP_OBJECTS, MAX_NESTING
 
 _BOM = b"\xef\xbb\xbf"
-_OBJECT_TAG = re.compile(rb"<object[\s/>]")
+_SPACE = re.compile(rb"\s*")
 
 
 def read_document(path: Path, file: str, what: str) -> Element:
     """The root element of a Tiled file (XML, or JSON converted to the same XML); every failure is a
     LoadError naming the file. `what` ("map", "tileset", "template") words the messages."""
     data = read_bytes(path, file, what)
-    head = data[len(_BOM):] if data.startswith(_BOM) else data
-    if head.lstrip()[:1] in (b"{", b"["):
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    first = _SPACE.match(data, start)
+    if first is not None and data[first.end() : first.end() + 1] in (b"{", b"["):
         from battlemat.io.tiled.tiledjson import json_document
 
-        return json_document(head, file, what)
+        return json_document(data[start:], file, what)
     return parse_xml(data, file, what)
 
 
@@ -110,11 +111,12 @@ def _too_many_objects(file: str, count: str) -> Problem:
 
 def parse_xml(data: bytes, file: str, what: str) -> Element:
     """Parse XML bytes with defusedxml, within MAX_MAP_OBJECTS and MAX_NESTING."""
-    if b"<!--" not in data and b"<![CDATA[" not in data:
-        # Without comments or CDATA every "<object" opens an object element: count them at C speed,
-        # so a map of a million objects is refused before it is parsed at all.
-        count = len(_OBJECT_TAG.findall(data))
-        if count > MAX_MAP_OBJECTS:
+    # Without comments or CDATA every "<object" opens an object element or an object layer: counted
+    # at C speed, a map of a million objects is refused before it is parsed at all.
+    count = data.count(b"<object")
+    if count > MAX_MAP_OBJECTS:
+        count -= data.count(b"<objectgroup")
+        if count > MAX_MAP_OBJECTS and b"<!--" not in data and b"<![CDATA[" not in data:
             raise LoadError([_too_many_objects(file, f"{count:,}")])
     builder = _BoundedBuilder(file)
     parser = SafeET.DefusedXMLParser(target=builder)
