@@ -308,6 +308,25 @@ def test_infinite_variants_show_the_same_map_in_tiled_itself(maps: Path, name: s
     assert shifted.shape != original.shape or float(np.abs(shifted - original).mean()) > 1e-3
 
 
+@pytest.mark.skipif(not HAS_TILED, reason="the tiled CLI (Debian package tiled) is absent")
+@pytest.mark.parametrize("name", ["bridge_hex", "art_gallery"])
+def test_infinite_maps_as_tiled_saves_them_hold_the_map_inside_their_chunk_box(maps: Path, name: str) -> None:
+    """Tiled re-cuts an infinite map into 16x16 chunks when it saves (TMX or JSON): the board is the
+    box of those chunks, as when Tiled itself makes the map finite, with the map where it was drawn."""
+    ours = infinite_variant(maps / f"{name}.tmx", maps / f"{name}_for_tiled.tmx", (-13, -7), "base64-zlib")
+    want = load_map(maps / f"{name}.tmx")[0]
+    for fmt, suffix in (("tmx", ".tmx"), ("json", ".tmj")):
+        saved = maps / f"{name}_by_tiled{suffix}"
+        tiled_export(["--export-map", fmt, str(ours), str(saved)])
+        got = load_map(saved)[0]
+        assert (got.width, got.height) == (32, 32)  # chunks from tile -16 to 16 on both axes
+        ox, oy = -13 + 16, -7 + 16
+        for field in ("blocked", "difficult", "difficult_dirs", "level", "opaque", "cover", "pit", "hazard"):
+            assert np.array_equal(getattr(got, field)[oy : oy + want.height, ox : ox + want.width],
+                                  getattr(want, field)), field
+        assert {k: (x - ox, y - oy) for k, (x, y) in got.tokens.items()} == dict(want.tokens)
+
+
 def test_infinite_board_is_the_box_of_chunks_that_hold_tiles(tmp_path: Path) -> None:
     path = tmp_path / "inf.tmx"
     path.write_text(
@@ -391,6 +410,10 @@ def test_an_image_embedded_in_the_file_loads_for_the_board(tmp_path: Path) -> No
     assert lint_map(path)[1] == []
     tiles = [img for _, _, img in read_tiled(path).layers[0].tiles()]
     assert all(isinstance(t[0], io.BytesIO) for t in tiles)  # the report's renderer gets the bytes
+    from battlemat.sim.render import render_map
+
+    picture = render_map(path)[0]
+    assert [picture[16, 16 + 32 * i, :3].tolist() for i in range(3)] == [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
 
 
 # -- one door: the window -------------------------------------------------------------------------

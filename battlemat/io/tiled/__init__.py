@@ -1,26 +1,34 @@
-"""Tiled maps (.tmx) to a `Board`, read headless and safely (DESIGN: files people edit).
+"""Tiled maps (.tmx, .tmj) to a `Board`, read headless and safely (DESIGN: files people edit).
 
-How a map is read, and why each step is there (the module that does it in brackets):
-1. The XML is parsed with defusedxml, so entity bombs and external entities are refused before
-   anything else happens (`xmlsafe`, which also keeps every size bound, MAX_*, with its reason).
+Every map read in battlemat comes through here: the headless commands (`load_map`), `check`
+(`lint_map`) and the pictures of the window and the report (`read_tiled`). So all of them accept and
+refuse the same maps with the same message. How a map is read, and why each step is there (the
+module that does it in brackets):
+1. The file is parsed with defusedxml, so entity bombs and external entities are refused before
+   anything else happens; while it is parsed, objects are counted and nesting is measured without
+   recursion, so a million objects or thousands of nested groups are refused before the tree is
+   whole (`xmlsafe`; every bound is in `battlemat.io.limits` with its reason). A JSON file (.tmj,
+   .tsj, .tj) becomes the same XML tree, so every later step applies to it unchanged (`tiledjson`).
+2. An infinite map becomes the finite map of its used chunks, objects moved with it (`chunks`).
    The declared size is checked against MAX_CELLS before any layer data is decoded (a 332 KB zlib
-   map declaring 8000x8000 costs pytmx 12 s and 1.3 GB) (`checks`).
-2. What pytmx cannot read gets a LoadError that says how to fix it in Tiled: infinite maps, zstd,
-   JSON maps and tilesets, isometric orientations, missing tilesets, images and templates (`checks`,
-   `adapter`). External tilesets and object templates are read here (again with defusedxml) and
-   embedded in the tree pytmx receives, so pytmx never opens a file itself (`adapter`). Compressed
-   data is inflated with a bound first, so a small file cannot expand into gigabytes (`checks`).
-3. pytmx decodes the layers and maps the gids (`TiledMap.parse_xml` on the prepared tree), with its
+   map declaring 8000x8000 costs pytmx 12 s and 1.3 GB), and every layer's data is decoded here,
+   with bounded inflation (zlib, gzip, zstd), its gids checked and written back plain (`checks`).
+3. What pytmx cannot read gets a LoadError that says how to fix it in Tiled: isometric
+   orientations, missing tilesets, images and templates (`checks`, `adapter`), and every value pytmx
+   would fail to convert, named by file and place (`attributes`). External tilesets and object
+   templates are read here (again safely) and embedded in the tree pytmx receives, so pytmx never
+   opens a file itself; images embedded in the files are kept as bytes (`adapter`, `images`).
+4. pytmx decodes the layers and maps the gids (`TiledMap.parse_xml` on the prepared tree), with its
    default image loader: no graphics library. pytmx imports pygame when it can; the adapter keeps
    it out, so the headless layers stay headless (STYLE 1, 2) (`adapter`).
-4. Terrain comes from tile properties and tile classes (presets), combined over all tile layers,
+5. Terrain comes from tile properties and tile classes (presets), combined over all tile layers,
    then from the areas of object layers named `terrain`. Tokens come from object layers named
    `tokens`. Terrain properties are read from the XML, where their declared types are visible
    (`terrain`, with `shapes` for the squares an object covers).
 
 `document` holds the tree while it is prepared, shared by the steps. This front keeps the public API
-(`load_map`, `load_board`, `read_tiled`, `lint_map`: the last is what `battlemat check` reports about
-a map) and every name other packages import from `battlemat.io.tiled`.
+(`load_map`, `load_board`, `read_tiled`, `check_pictures`, `lint_map`: the last is what
+`battlemat check` reports about a map) and every name other packages import from `battlemat.io.tiled`.
 
 pytmx regroups layers by kind (pytmx issue #106); `MapInfo.layers` keeps the document order, which
 is the drawing order, with each layer's index in `TiledMap.layers`.

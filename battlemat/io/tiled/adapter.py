@@ -1,10 +1,13 @@
 """The pytmx adapter: a prepared tree in, pytmx's TiledMap out, with what pytmx cannot do done here.
 
 pytmx opens tilesets and templates itself, with the standard XML parser, and cannot read external
-tileset images' sizes, object templates, or class-typed tile properties. So the map's tree is
-prepared first (`prepare`): external tilesets are read safely (xmlsafe) and embedded, their images
-relinked to the map's folder; object templates are merged into their instances as Tiled's
---detach-templates does; the checks run. pytmx then only decodes the layers and maps the gids
+tileset images' sizes, object templates, JSON, infinite maps, embedded images or class-typed tile
+properties. So the map's tree is prepared first (`prepare`): an infinite map is made finite
+(`chunks`); external tilesets (.tsx or .tsj) are read safely (xmlsafe) and embedded, their images
+relinked to the map's folder, their embedded images kept as bytes (`images`), and their tiles'
+collision shapes dropped (pytmx would list each as a nameless object layer; the board never reads
+them); object templates are merged into their instances as Tiled's --detach-templates does; the
+checks run, the values pytmx casts last (`attributes`). pytmx then only decodes the layers and maps the gids
 (`parse_pytmx`), with its default image loader, so no graphics library is needed. pytmx imports
 pygame whenever it can; `_pytmx()` keeps it out, so the headless layers stay headless (STYLE 1, 2).
 
