@@ -591,6 +591,47 @@ def test_a_file_of_too_many_objects_is_refused_before_it_is_parsed(tmp_path: Pat
         load_map(path)
 
 
+def test_a_file_of_too_many_elements_is_refused_from_its_bytes_or_while_parsing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(xmlsafe, "MAX_XML_ELEMENTS", 1000)
+    path = tmp_path / "old.tmx"
+    path.write_text(HEAD.format(enc="UTF-8").replace('encoding="csv">0,0,0,0,0,0,0,0,0,0,0,0', ">" + "<tile/>" * 3000)
+                    + "</map>")
+    with monkeypatch.context() as m:
+        m.setattr(xmlsafe.SafeET, "DefusedXMLParser", lambda **k: pytest.fail("parsed"))
+        with pytest.raises(LoadError, match="holds at least 1,50.* XML elements; battlemat reads at most 1,000.*"
+                                            "Fix: use CSV or Base64 layer data"):
+            load_map(path)
+    path.write_text(path.read_text().replace("<layer", "<!-- a comment --><layer"))
+    with pytest.raises(LoadError, match="holds more than 1,000 XML elements"):
+        load_map(path)
+
+
+def test_chunks_and_json_values_are_bounded_before_they_are_decoded(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "chunks.tmx"  # two chunks of a million cells each, their data not even Base64
+    path.write_text('<map orientation="orthogonal" width="4" height="3" tilewidth="32" tileheight="32" infinite="1">'
+                    '<layer name="g" width="4" height="3"><data encoding="base64" compression="zlib">'
+                    + '<chunk x="0" y="0" width="1000" height="1000">!!</chunk>' * 2 + "</data></layer></map>")
+    with pytest.raises(LoadError, match="chunks of this infinite map hold 2,000,000 cells, more than the 1,000,000"):
+        load_map(path)
+    from battlemat.io.tiled import tiledjson
+
+    monkeypatch.setattr(tiledjson, "MAX_JSON_VALUES", 100)
+    monkeypatch.setattr(json, "loads", lambda *a, **k: pytest.fail("parsed"))
+    path = tmp_path / "values.tmj"
+    path.write_text('{"type": "map", "layers": [{"type": "tilelayer", "data": [' + "0," * 200 + "0]}]}")
+    with pytest.raises(LoadError, match="the JSON holds 20[0-9] values, more than the 100 battlemat reads"):
+        load_map(path)
+
+
+def test_a_csv_layer_longer_than_the_map_is_refused_by_its_count(tmp_path: Path) -> None:
+    path = tmp_path / "long.tmx"
+    path.write_text(HEAD.format(enc="UTF-8").replace("0,0,0,0,0,0,0,0,0,0,0,0", "0," * 100_000 + "0") + "</map>")
+    with pytest.raises(LoadError, match="layer 'g': the layer holds 100001 tiles, expected 12"):
+        load_map(path)
+
+
 # -- a seeded, bounded fuzz of the bundled maps --------------------------------------------------------
 GARBAGE = ("", "abc", "-1", "1e309", "nan", "-inf", "99999999999", "0", "1.5", "0x10", "true", "1,2", "\u0664")
 

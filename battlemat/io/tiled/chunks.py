@@ -48,6 +48,14 @@ def make_finite(doc: Doc, max_cells: int) -> None:
     if tw <= 0 or th <= 0:
         raise doc.fail("map", "tilewidth and tileheight must be above 0", "set the tile size in Map > Map Properties")
     layers = list(root.iter("layer"))
+    declared = 0
+    for layer in layers:  # the chunks' cells, bounded before any is decoded
+        for chunk in layer.iter("chunk"):
+            declared += max(0, _size(chunk, "width")) * max(0, _size(chunk, "height"))
+    if declared > max_cells:
+        raise doc.fail("map", f"the chunks of this infinite map hold {declared:,} cells, more than the "
+                       f"{max_cells:,} battlemat reads", "erase the tiles far from the battle, or uncheck Infinite "
+                       "and crop the map")
     used = {id(layer): _used_chunks(doc, layer, max_cells) for layer in layers}
     chunks = [c for found in used.values() for c in found]
     if not chunks:
@@ -106,6 +114,13 @@ def _used_chunks(doc: Doc, layer: Element, max_cells: int) -> list[_Chunk]:
         if gids.any():
             out.append(_Chunk(cx, cy, cw, ch, gids))
     return out
+
+
+def _size(chunk: Element, name: str) -> int:
+    try:
+        return int(chunk.get(name, "0"))
+    except ValueError:
+        return 0  # reported when the chunk is read
 
 
 def _pixel_origin(doc: Doc, x0: int, y0: int, tw: int, th: int) -> tuple[float, float]:

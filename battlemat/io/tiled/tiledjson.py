@@ -10,8 +10,9 @@ on the bundled maps). The JSON fields are those of Tiled's JSON map format refer
 forms before Tiled 1.2: properties as an object, tiles keyed by id, `tileproperties`).
 
 The bytes are bounded before parsing (MAX_FILE_BYTES by the caller, MAX_JSON_OBJECTS by counting
-braces), the nesting after parsing without recursion (MAX_NESTING), and a value of the wrong JSON
-type is a LoadError naming the field, never a Python exception.
+braces, MAX_JSON_VALUES by counting commas), the nesting after parsing without recursion
+(MAX_NESTING), and a value of the wrong JSON type is a LoadError naming the field, never a Python
+exception.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 from xml.etree.ElementTree import Element, SubElement
 
 from battlemat.io.errors import LoadError
-from battlemat.io.limits import MAX_JSON_OBJECTS, MAX_MAP_OBJECTS, MAX_NESTING
+from battlemat.io.limits import MAX_JSON_OBJECTS, MAX_JSON_VALUES, MAX_MAP_OBJECTS, MAX_NESTING
 
 _FIX = "re-export the file from Tiled (File > Export As...), or save it as .tmx"
 
@@ -47,6 +48,10 @@ def json_document(data: bytes, file: str, what: str) -> Element:
     if braces > MAX_JSON_OBJECTS:
         raise LoadError.one(file, "", f"the JSON holds {braces:,} objects ({{...}}), more than the "
                             f"{MAX_JSON_OBJECTS:,} battlemat reads", "split the map, or save it as .tmx")
+    values = data.count(b",")
+    if values > MAX_JSON_VALUES:
+        raise LoadError.one(file, "", f"the JSON holds {values:,} values, more than the {MAX_JSON_VALUES:,} "
+                            "battlemat reads", "use Base64 (zlib compressed) layer data in Tiled, or split the map")
     try:
         value = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:

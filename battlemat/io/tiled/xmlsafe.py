@@ -26,7 +26,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 
 from battlemat.io.errors import LoadError, Problem
-from battlemat.io.limits import MAX_FILE_BYTES, MAX_MAP_OBJECTS, MAX_NESTING
+from battlemat.io.limits import MAX_FILE_BYTES, MAX_MAP_OBJECTS, MAX_NESTING, MAX_XML_ELEMENTS
 
 _BOM = b"\xef\xbb\xbf"
 _SPACE = re.compile(rb"\s*")
@@ -80,6 +80,7 @@ class _BoundedBuilder(TreeBuilder):
         self.file = file
         self.depth = 0
         self.objects = 0
+        self.elements = 0
         self.parser: Any = None  # the expat parser, for the line of a refusal
 
     def _line(self) -> str:
@@ -88,6 +89,9 @@ class _BoundedBuilder(TreeBuilder):
 
     def start(self, tag: str, attrs: dict[str, str]) -> Element:
         self.depth += 1
+        self.elements += 1
+        if self.elements > MAX_XML_ELEMENTS:
+            raise _Refused(_too_many_elements(self.file, f"more than {MAX_XML_ELEMENTS:,}"))
         if self.depth > MAX_NESTING:
             raise _Refused(Problem(self.file, self._line(),
                                    f"elements nest more than {MAX_NESTING} deep (<{tag}> here; a Tiled map nests "
@@ -109,14 +113,30 @@ def _too_many_objects(file: str, count: str) -> Problem:
                    "delete unused objects, or move them to another map")
 
 
+def _too_many_elements(file: str, count: str) -> Problem:
+    return Problem(file, "", f"the file holds {count} XML elements; battlemat reads at most {MAX_XML_ELEMENTS:,}",
+                   "use CSV or Base64 layer data in Tiled (Map > Map Properties > Tile Layer Format), or split the map")
+
+
 def parse_xml(data: bytes, file: str, what: str) -> Element:
-    """Parse XML bytes with defusedxml, within MAX_MAP_OBJECTS and MAX_NESTING."""
-    # Without comments or CDATA every "<object" opens an object element or an object layer: counted
-    # at C speed, a map of a million objects is refused before it is parsed at all.
+    """Parse XML bytes with defusedxml, within MAX_XML_ELEMENTS, MAX_MAP_OBJECTS and MAX_NESTING."""
+    plain = None  # without comments or CDATA, every "<" opens or closes an element (or the declaration)
+
+    def is_plain() -> bool:
+        nonlocal plain
+        if plain is None:
+            plain = b"<!--" not in data and b"<![CDATA[" not in data
+        return plain
+
+    marks = data.count(b"<")
+    if marks > 2 * MAX_XML_ELEMENTS + 2 and is_plain():
+        raise LoadError([_too_many_elements(file, f"at least {(marks - 2) // 2:,}")])
+    # Every "<object" opens an object element or an object layer: counted at C speed, a map of a
+    # million objects is refused before it is parsed at all.
     count = data.count(b"<object")
     if count > MAX_MAP_OBJECTS:
         count -= data.count(b"<objectgroup")
-        if count > MAX_MAP_OBJECTS and b"<!--" not in data and b"<![CDATA[" not in data:
+        if count > MAX_MAP_OBJECTS and is_plain():
             raise LoadError([_too_many_objects(file, f"{count:,}")])
     builder = _BoundedBuilder(file)
     parser = SafeET.DefusedXMLParser(target=builder)
