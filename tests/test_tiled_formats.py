@@ -455,11 +455,15 @@ def tileset_variants(tmp_path: Path) -> dict[str, Path]:
         # the tileset image missing
         "missing": (f'{head}<tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="2" columns="2">'
                     f'<image source="gone.png" width="64" height="32"/></tileset>{layer}</map>'),
+        # the tileset image smaller than the tileset says (64x32): its second tile is off the picture
+        "smaller": (f'{head}<tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="2" columns="2">'
+                    f'<image source="half.png" width="64" height="32"/></tileset>{layer}</map>'),
         # a "picture" that is not one
         "garbage": (f'{head}<tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="2" columns="2">'
                     f'<image source="notes.png" width="64" height="32"/></tileset>{layer}</map>'),
     }
     (tmp_path / "notes.png").write_text("not a picture")
+    (tmp_path / "half.png").write_bytes(png_bytes(32, 32, (0, 128, 0, 255)))
     paths = {}
     for name, text in out.items():
         paths[name] = tmp_path / f"{name}.tmx"
@@ -482,6 +486,11 @@ def test_maps_that_crashed_the_window_load_or_give_checks_message(tmp_path: Path
     assert str(exc.value) == missing and "tileset image not found" in missing
     with pytest.raises(LoadError, match="notes.png cannot be read as a picture.*Fix: save it again as PNG"):
         load_tmx_ops(paths["garbage"], Layout(load_map(paths["garbage"])[0]))
+    ops, _ = load_tmx_ops(paths["smaller"], Layout(load_map(paths["smaller"])[0]))
+    assert [(op.x, op.y) for op in ops] == [(0, 0)]  # the tile off the picture is drawn empty, as in Tiled
+    notes = lint_map(paths["smaller"])[1]
+    assert [p.note for p in notes] == [True] and "the tileset image is 32x32 pixels but the tileset says 64x32" in \
+        notes[0].message
 
 
 ENCOUNTER = """

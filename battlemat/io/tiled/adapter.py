@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from battlemat.io.errors import LoadError
+from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_TILES
 from battlemat.io.tiled.attributes import AttributeChecks
 from battlemat.io.tiled.checks import check_layers, check_map_header
@@ -219,14 +219,20 @@ def _image_attributes(doc: Doc, image: Element, tplace: str, file: str) -> None:
                           "(Tileset > Tileset Properties > Image)", file)
         image.attrib.setdefault("width", "0")
         image.attrib.setdefault("height", "0")
-    elif image.get("width") is None or image.get("height") is None:
+    else:
         size = image_size(doc.embedded.get(src) or img_path)
-        if size is None:
-            raise doc.fail(tplace, "the tileset image's size is not written and cannot be read from "
-                           "the file", "open the tileset in Tiled and save it (Tiled writes the image "
-                           "width and height)", file)
-        image.set("width", str(size[0]))
-        image.set("height", str(size[1]))
+        if image.get("width") is None or image.get("height") is None:
+            if size is None:
+                raise doc.fail(tplace, "the tileset image's size is not written and cannot be read from "
+                               "the file", "open the tileset in Tiled and save it (Tiled writes the image "
+                               "width and height)", file)
+            image.set("width", str(size[0]))
+            image.set("height", str(size[1]))
+        elif size is not None and (size[0] < int(image.get("width", "0")) or size[1] < int(image.get("height", "0"))):
+            doc.lint.append(Problem(file, tplace, f"the tileset image is {size[0]}x{size[1]} pixels but the tileset "
+                                    f"says {image.get('width')}x{image.get('height')}: tiles outside the picture "
+                                    "are drawn empty, as in Tiled", "open the tileset in Tiled and save it",
+                                    note=True))
 
 
 def _check_tiles(doc: Doc, el: Element, tplace: str, file: str) -> None:
@@ -362,6 +368,8 @@ def parse_pytmx(doc: Doc, image_loader: Callable[..., Any] | None, load_all: boo
             tmx.custom_types.setdefault(kind, pytmx.TiledClassType(kind, []))
     try:
         tmx.parse_xml(doc.root)
+    except LoadError:  # from the image loader (read_tiled), already in battlemat's words
+        raise
     except Exception as exc:  # pytmx raises bare Exceptions, ValueErrors and TypeErrors
         detail = str(exc) or type(exc).__name__
         raise doc.fail("", f"pytmx cannot read this map ({type(exc).__name__}: {detail})",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import gzip
 import os
+import warnings
 import zlib
 from xml.etree.ElementTree import Element
 
@@ -128,7 +129,8 @@ def layer_gids(doc: Doc, data: Element, holder: Element, place: str, want: int, 
         count = text.count(",") + 1 if text else 0  # counted before splitting: the text may be huge
         if count > want:
             raise doc.fail(place, f"the layer holds {count} tiles, expected {want}", "re-save the map from Tiled")
-        return _whole_gids(doc, text.split(",") if text else [], place, width)
+        fast = _csv_gids(text, count)
+        return fast if fast is not None else _whole_gids(doc, text.split(",") if text else [], place, width)
     if encoding != "base64":
         raise doc.fail(place, f"unknown layer encoding {encoding!r}",
                        "in Tiled, Map > Map Properties > Tile Layer Format: choose CSV or Base64")
@@ -150,6 +152,22 @@ def layer_gids(doc: Doc, data: Element, holder: Element, place: str, want: int, 
     if len(raw) % 4:
         raise doc.fail(place, f"the layer data is {len(raw)} bytes, not 4 per tile", "re-save the map from Tiled")
     return np.frombuffer(raw, dtype="<u4").astype(np.uint32)
+
+
+def _csv_gids(text: str, count: int) -> np.ndarray | None:
+    """CSV gids parsed by numpy (15 times faster than int() per token), or None when anything is
+    unusual, so that `_whole_gids` finds the bad token and names it."""
+    if not text:
+        return np.zeros(0, np.uint32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = np.fromstring(text, dtype=np.int64, sep=",")
+        except ValueError:
+            return None
+    if out.size != count or (out.size and (int(out.min()) < 0 or int(out.max()) >= 2**32)):
+        return None
+    return out.astype(np.uint32)
 
 
 def _whole_gids(doc: Doc, tokens: list[str], place: str, width: int) -> np.ndarray:

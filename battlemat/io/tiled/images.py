@@ -6,8 +6,9 @@ in some tilesets: they are read from the PNG, GIF, BMP or JPEG header), and the 
 pictures themselves. An image embedded in a tileset or a layer (`<image format="png"><data
 encoding="base64">`) is decoded once, with a bound, and kept in `Doc.embedded` under a stand-in
 source path (EMBEDDED): pytmx joins paths and calls its image loader as for a file, and `wrap_loader`
-hands the loader the bytes instead. The wrapper also turns an image that cannot be read (not a
-picture, smaller than its tileset says) into a LoadError that names the image and the fix.
+hands the loader the bytes instead. The wrapper also turns an image that cannot be read (missing, not
+a picture) into a LoadError that names the image and the fix; a tile beyond a picture smaller than its
+tileset says is drawn empty, as Tiled draws it (`check` notes the sizes).
 """
 
 from __future__ import annotations
@@ -112,22 +113,22 @@ def wrap_loader(doc: Doc, loader: Callable[..., Any]) -> Callable[..., Any]:
     def load(filename: str, colorkey: Any, **kwargs: Any) -> Callable[..., Any]:
         data = doc.embedded.get(filename)
         source: Any = io.BytesIO(data) if data is not None else filename
+        tileset = kwargs.get("tileset")  # pytmx names the tileset of a tileset's image
+        place = f"tileset {getattr(tileset, 'name', '')!r}" if tileset is not None else ""
         try:
             cut = loader(source, colorkey, **kwargs)
         except FileNotFoundError:
-            raise doc.fail("", f"{named(filename)} is not found", "put the image there, or pick it again in "
+            raise doc.fail(place, f"{named(filename)} is not found", "put the image there, or pick it again in "
                            "Tiled") from None
         except Exception as exc:  # noqa: BLE001 - pygame raises its own error type for a bad picture
-            raise doc.fail("", f"{named(filename)} cannot be read as a picture ({exc})",
+            raise doc.fail(place, f"{named(filename)} cannot be read as a picture ({exc})",
                            "save it again as PNG, or pick another image in Tiled") from None
 
         def tile(rect: Any = None, flags: Any = None) -> Any:
             try:
                 return cut(rect, flags)
-            except Exception as exc:  # noqa: BLE001 - pygame's error for a rectangle off the picture
-                raise doc.fail("", f"{named(filename)} is smaller than its tileset says: tile {rect} does not fit "
-                               f"({exc})", "open the tileset in Tiled and save it (Tiled writes the image's real "
-                               "size)") from None
+            except ValueError:  # a tile off a picture smaller than its tileset says: drawn empty, as in Tiled
+                return None
 
         return tile
 
