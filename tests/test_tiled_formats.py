@@ -231,6 +231,17 @@ def test_tmx_map_with_a_hand_written_json_tileset(tmp_path: Path) -> None:
     assert board.blocked.tolist() == [[True, False]]
 
 
+def test_json_object_template_places_its_terrain(tmp_path: Path) -> None:
+    (tmp_path / "wall.tj").write_text(json.dumps({
+        "type": "template", "object": {"name": "", "type": "wall", "width": 64, "height": 32, "rotation": 0}}))
+    layers = [{"type": "tilelayer", "name": "g", "width": 4, "height": 3, "data": [0] * 12},
+              {"type": "objectgroup", "name": "terrain",
+               "objects": [{"id": 1, "template": "wall.tj", "x": 32, "y": 32}]}]
+    path = tmp_path / "m.tmj"
+    path.write_text(json.dumps(json_map(layers, [])))
+    assert np.argwhere(load_map(path)[0].blocked).tolist() == [[1, 1], [1, 2]]
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ('{"type": "map", "width": 4,', ["line 1, column", "not valid JSON"]),
     ("[1, 2]", ["the JSON is an array, not a Tiled map"]),
@@ -243,6 +254,8 @@ def test_tmx_map_with_a_hand_written_json_tileset(tmp_path: Path) -> None:
      ["layer 'g'.data[0]", "is a whole number"]),
     ('{"type": "map", "width": 1, "height": 1, "tilewidth": 32, "tileheight": 32, "layers": '
      '[{"type": "hexlayer", "name": "g"}]}', ["layer 'g'", "unknown layer type 'hexlayer'"]),
+    ('{"type": "map", "width": 1, "height": 1, "tilewidth": 32, "tileheight": 32, "layers": '
+     '[{"type": ["group"], "name": "g"}]}', ["layer 'g'", "unknown layer type ['group']"]),
     ('{"type": "map", "layers": ' + "[" * 3000 + "]" * 3000 + "}", [f"nest more than {limits.MAX_NESTING} deep"]),
     ('{"type": "map", "width": 1, "height": 1, "tilewidth": 32, "tileheight": 32, "layers": ['
      + '{"type": "group", "layers": [' * 200 + "]}" * 200 + "]}", [f"nest more than {limits.MAX_NESTING} deep"]),
@@ -682,7 +695,9 @@ def mutate_json(rng: random.Random, value: object) -> None:
     stack = [value]
     while stack:
         item = stack.pop()
-        keys = list(item) if isinstance(item, dict) else range(len(item)) if isinstance(item, list) else []
+        keys: list = list(item) if isinstance(item, dict) else list(range(len(item))) if isinstance(item, list) else []
+        if isinstance(item, list) and len(item) > 8 and all(isinstance(v, int) for v in item):
+            keys = [rng.randrange(len(item))]  # a layer's gids: one spot, so mutations also reach the fields
         for k in keys:
             spots.append((item, k))
             stack.append(item[k])  # type: ignore[index]

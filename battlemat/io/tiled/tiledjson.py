@@ -291,7 +291,7 @@ class _Converter:
             "tilelayer": self.tile_layer, "objectgroup": self.object_layer,
             "imagelayer": self.image_layer, "group": self.group_layer,
         }
-        build = builders.get(kind)
+        build = builders.get(kind) if isinstance(kind, str) else None
         if build is None:
             raise self.fail(place, f"unknown layer type {kind!r} (Tiled writes tilelayer, objectgroup, imagelayer "
                             "or group)")
