@@ -17,7 +17,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.file}: {self.place}: " if self.place else f"{self.file}: "
-        fix = f" Fix: {self.fix}" if self.fix else ""
+        fix = f" {'Tip' if self.note else 'Fix'}: {self.fix}" if self.fix else ""
         return f"{'note: ' if self.note else ''}{where}{self.message}.{fix}"
 
 
