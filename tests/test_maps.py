@@ -354,29 +354,6 @@ def expect_error(path: Path, *words: str) -> str:
     return text
 
 
-def test_infinite_map_is_refused_with_the_tiled_fix(tmp_path: Path) -> None:
-    path = write_map(tmp_path, tileset(tile(0, "floor")), '<layer name="g" width="4" height="3"><data encoding="csv">'
-                     '<chunk x="0" y="0" width="16" height="16">0</chunk></data></layer>')
-    path.write_text(path.read_text().replace('infinite="0"', 'infinite="1"'))
-    expect_error(path, "infinite maps are not supported", "Map > Map Properties > uncheck Infinite")
-
-
-def test_zstd_layers_are_refused_with_the_tiled_fix(tmp_path: Path) -> None:
-    path = write_map(tmp_path, tileset(tile(0, "floor")),
-                     '<layer name="g" width="4" height="3"><data encoding="base64" compression="zstd">'
-                     "KLUv/QBYAAA=</data></layer>")
-    expect_error(path, "layer 'g'", "zstd", "Tile Layer Format")
-
-
-def test_json_maps_and_tilesets_are_refused(tmp_path: Path) -> None:
-    tmj = tmp_path / "m.tmj"
-    tmj.write_text(json.dumps({"type": "map", "width": 4}))
-    expect_error(tmj, "JSON maps are not supported", "Save As")
-    (tmp_path / "t.tsj").write_text("{}")
-    path = write_map(tmp_path, '<tileset firstgid="1" source="t.tsj"/>', layer("g", grid(4, 3, 1)))
-    expect_error(path, "JSON tilesets are not supported", "Replace Tileset")
-
-
 def test_missing_tileset_is_refused(tmp_path: Path) -> None:
     path = write_map(tmp_path, '<tileset firstgid="1" source="gone.tsx"/>', layer("g", grid(4, 3, 1)))
     expect_error(path, "tileset file not found", "gone.tsx", "Fix:")
@@ -468,11 +445,12 @@ def test_not_a_map_and_missing_file(tmp_path: Path) -> None:
     expect_error(tmp_path / "nothing.tmx", "map file not found")
 
 
-def test_other_pytmx_failures_become_load_errors(tmp_path: Path) -> None:
-    # pytmx needs each tile id to be a number; this one is not
+def test_values_pytmx_cannot_convert_are_named_before_pytmx_reads_them(tmp_path: Path) -> None:
+    # pytmx needs each tile id to be a number; this one is not: the message names the tile, not pytmx
     path = write_map(tmp_path, '<tileset firstgid="1" name="t" tilewidth="32" tileheight="32"><tile id="x"/></tileset>',
                      layer("g", grid(4, 3, 1)))
-    expect_error(path, "pytmx cannot read this map", "ValueError", "save it again")
+    text = expect_error(path, "tileset 't' tile x", "id='x' is not a whole number", "Fix:")
+    assert "pytmx" not in text.replace(str(tmp_path), "") and "ValueError" not in text
 
 
 # -- layer formats and tilesets -------------------------------------------------------------------------

@@ -6,11 +6,13 @@ Expected refusals, each for a stated reason: isometric and staggered maps (not b
 map whose tileset file is missing (its terrain is unknowable; Tiled opens it with an empty
 placeholder tileset). Maps whose images are missing load (the board needs no pictures) and `check`
 lists the missing images. Where the `tiled` CLI is installed, every orthogonal or hexagonal map it
-opens whose tilesets exist must load.
+opens whose tilesets exist must load. Maps in Tiled's JSON format load too, and the window draws
+every map `check` accepts (a missing image: `check`'s own message).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -25,6 +27,18 @@ from battlemat.io.tiled import lint_map, load_map
 
 REALMAPS = Path(__file__).resolve().parents[2] / "shared" / "realmaps"
 MAPS = sorted(REALMAPS.rglob("*.tmx")) if REALMAPS.is_dir() else []
+
+
+def _is_json_map(path: Path) -> bool:
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, UnicodeError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("type", "map") == "map" and "layers" in doc
+
+
+JSON_MAPS = sorted(p for p in REALMAPS.rglob("*.*") if p.suffix in (".json", ".tmj") and _is_json_map(p)) \
+    if REALMAPS.is_dir() else []
 pytestmark = pytest.mark.skipif(not MAPS, reason=f"no Tiled maps in {REALMAPS}")
 
 # Relative path -> words the LoadError must contain.
@@ -71,6 +85,47 @@ def test_check_reports_real_maps_without_crashing(path: Path) -> None:
     else:
         assert board is not None
     assert not any("could not" in p.message for p in problems)
+
+
+@pytest.mark.parametrize("path", JSON_MAPS, ids=rel)
+def test_real_json_maps_load_with_their_layers_in_order(path: Path) -> None:
+    board, info = load_map(path)
+    assert (board.width, board.height) == (info.width, info.height)
+
+    def names(layers: list[dict]) -> list[str]:
+        out = []
+        for layer in layers:
+            out.append(layer.get("name", ""))
+            out += names(layer.get("layers", []))
+        return out
+
+    assert [layer.name for layer in info.layers] == names(json.loads(path.read_text())["layers"])
+    assert lint_map(path)[0] is not None
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("path", MAPS + JSON_MAPS, ids=rel)
+def test_the_window_draws_every_real_map_check_accepts_and_refuses_the_rest_with_checks_message(path: Path) -> None:
+    """One door: the window reads maps as `check` does, so it draws each map `check` accepts, and a
+    map with a missing image gives the very message `check` lists (never an exception of its own)."""
+    pygame = pytest.importorskip("pygame")
+    from battlemat.ui.layout import Layout
+    from battlemat.ui.renderer import load_tmx_ops
+
+    board, problems = lint_map(path)
+    if board is None:
+        return  # refused headless already (isometric, a missing tileset): the window never sees it
+    pygame.display.init()
+    pygame.display.set_mode((64, 64))
+    try:
+        if rel(path) in MISSING_IMAGES:
+            with pytest.raises(LoadError) as exc:
+                load_tmx_ops(path, Layout(board))
+            assert str(exc.value) in [str(p) for p in problems]
+        else:
+            load_tmx_ops(path, Layout(board))
+    finally:
+        pygame.display.quit()
 
 
 def _tiled_opens(path: Path, out: Path) -> bool:

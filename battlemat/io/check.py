@@ -1,10 +1,11 @@
 """`battlemat check FILE...`: validate maps (.tmx) and encounters (.toml), listing every problem.
 
-A map is checked for what stops loading (unsupported features, bad terrain values, broken tokens)
-and for what loads but is probably a mistake (misspelled property names, properties of the wrong
-Tiled type, missing images, terrain objects that cover nothing). An encounter is checked as
-`load_encounter` reads it, then its map, then the two together: characters off the map, on blocked
-squares or pits, sharing a square, and tokens that name no character.
+A map (.tmx, or Tiled's JSON .tmj/.json) is checked for what stops loading (unsupported features,
+bad terrain values, broken tokens) and for what loads but is probably a mistake (misspelled property
+names, properties of the wrong Tiled type, missing images, terrain objects that cover nothing). An
+encounter is checked as `load_encounter` reads it, then its map, then the two together: characters
+off the map, on blocked squares or pits, sharing a square, and tokens that name no character.
+Notes (an infinite map's board is the box of its used chunks) are printed and pass.
 Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
 """
 
@@ -20,7 +21,7 @@ EXIT_PROBLEMS = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="maps (.tmx) and encounters (.toml)")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="maps (.tmx, .tmj) and encounters (.toml)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +30,12 @@ def run(args: argparse.Namespace) -> int:
     total = 0
     out = sys.stdout
     for name in args.files:
-        problems = check_file(Path(name))
+        found = check_file(Path(name))
+        problems = [p for p in found if not p.note]
+        for note in (p for p in found if p.note):  # worth knowing, nothing to fix
+            if str(note) not in seen:
+                seen.add(str(note))
+                print(note, file=out)
         if not problems:
             print(f"ok: {name}", file=out)
             continue
@@ -60,7 +66,7 @@ def check_file(path: Path) -> list[Problem]:
         if suffix in (".tmx", ".tmj", ".json", ".tsx", ".tsj"):
             return check_map(path)
         return [Problem(file, "", f"cannot check a {suffix or 'file without extension'}",
-                        "pass maps (.tmx) and encounters (.toml)")]
+                        "pass maps (.tmx, .tmj) and encounters (.toml)")]
     except LoadError as exc:
         return exc.problems
     except Exception as exc:  # a bug of ours must not hide the other files' results
@@ -72,7 +78,8 @@ def check_map(path: Path) -> list[Problem]:
     from battlemat.io.tiled import lint_map
 
     if path.suffix.lower() in (".tsx", ".tsj"):
-        return [Problem(str(path), "", "a tileset is checked through the maps that use it", "check the .tmx maps")]
+        return [Problem(str(path), "", "a tileset is checked through the maps that use it",
+                        "check the maps (.tmx, .tmj) that use it")]
     return lint_map(path)[1]
 
 

@@ -13,11 +13,12 @@ class Problem:
     place: str  # "character[2] 'kwirt' . skills . 'Melee/Press'", "line 4, column 7"
     message: str
     fix: str = ""
+    note: bool = False  # worth knowing, nothing wrong: `check` prints it and still passes the file
 
     def __str__(self) -> str:
         where = f"{self.file}: {self.place}: " if self.place else f"{self.file}: "
-        fix = f" Fix: {self.fix}" if self.fix else ""
-        return f"{where}{self.message}.{fix}"
+        fix = f" {'Tip' if self.note else 'Fix'}: {self.fix}" if self.fix else ""
+        return f"{'note: ' if self.note else ''}{where}{self.message}.{fix}"
 
 
 class LoadError(BattlematError):

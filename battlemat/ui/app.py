@@ -83,6 +83,10 @@ class App:
             path = Path(encounter) if encounter else _default_encounter()
             session = Session(path, seed=getattr(args, "seed", None), dice=getattr(args, "dice", None),
                               pc_sides=sides, autosave=autosave_for(self.save_dir, path))
+        if session.has_map and session.enc.map:  # and the map's pictures, which the board did not need
+            from battlemat.io.tiled import check_pictures
+
+            check_pictures(session.path.parent / session.enc.map)
         self.headless = bool(getattr(args, "screenshot", None))
         if self.headless:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

@@ -80,10 +80,11 @@ class PlayScreen(Declaring, BoardView):
 
     # -- setup ---------------------------------------------------------------------------------
     def load_session(self, session: Session, pending: list[tuple[Intent, ...]] | None = None) -> None:
+        map_file = (session.path.parent / session.enc.map) if session.has_map and session.enc.map else None
+        art = build_art(session.board, map_file)  # first: a map it cannot draw leaves the game as it was
         self.session = session
         self.layout = Layout(session.board)
-        map_file = (session.path.parent / session.enc.map) if session.has_map and session.enc.map else None
-        self.art: MapArt = build_art(session.board, map_file)
+        self.art: MapArt = art
         self.sel = Selection()
         self.preview = Preview()
         self.player = None

@@ -3,7 +3,8 @@
 Static art never changes during a match, so it is composed once into CHUNK x CHUNK pixel tiles
 (lazily, when first seen) and each frame only blits the visible chunks, scaled once per zoom step.
 Frame cost thus depends on the window size, not on the map size or the number of layers.
-Only this module calls pytmx.util_pygame.load_pygame (STYLE.md 1: the core reads maps headless).
+Only this module gives pytmx a pygame image loader (STYLE.md 1: the core reads maps headless), and
+it reads the map through `battlemat.io.tiled.read_tiled` like every other reader.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import pygame
 
 from battlemat.core.board import DIRECTION_STEPS, Board, directions_text
-from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants
+from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants, pytmx
 from battlemat.types import XY
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
@@ -158,10 +159,7 @@ def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None
     """Every visible picture of a Tiled map as draw ops: tile layers (tiles bottom-left aligned in
     their cell, as Tiled's renderers do, plus tileset offsets), image layers and tile objects.
     `only` restricts to layers with those names (used to compare with tmxrasterizer)."""
-    import pytmx
-    from pytmx.util_pygame import load_pygame
-
-    tmx = load_pygame(str(path))
+    tmx = _read_map(path)
     pictures = _TilePictures(tmx, pytmx)
     ops: list[DrawOp] = []
     for layer in tmx.layers:
@@ -174,9 +172,21 @@ def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None
         elif isinstance(layer, pytmx.TiledImageLayer):
             if layer.image is not None:
                 ops.append(DrawOp(_with_opacity(layer.image, opacity), *offset))
-        elif isinstance(layer, pytmx.TiledObjectGroup) and layer.name.lower() not in DATA_LAYERS:
+        elif isinstance(layer, pytmx.TiledObjectGroup) and (layer.name or "").lower() not in DATA_LAYERS:
             ops += _object_ops(layer, opacity, offset)
     return ops, tmx
+
+
+def _read_map(path: Path) -> Any:
+    """The map with its pictures, through the one door every map read takes (`read_tiled`: safe XML
+    or JSON, bounded, tilesets embedded, infinite maps made finite, embedded images), so the window
+    refuses exactly what `battlemat check` explains, with its message (a LoadError), never a crash
+    inside pytmx or pygame."""
+    from pytmx.util_pygame import pygame_image_loader
+
+    from battlemat.io.tiled import read_tiled
+
+    return read_tiled(path, pygame_image_loader)
 
 
 def _tile_layer_ops(layer: Any, layout: Layout, pictures: _TilePictures, opacity: float,

@@ -1,26 +1,34 @@
-"""Tiled maps (.tmx) to a `Board`, read headless and safely (DESIGN: files people edit).
+"""Tiled maps (.tmx, .tmj) to a `Board`, read headless and safely (DESIGN: files people edit).
 
-How a map is read, and why each step is there (the module that does it in brackets):
-1. The XML is parsed with defusedxml, so entity bombs and external entities are refused before
-   anything else happens (`xmlsafe`, which also keeps every size bound, MAX_*, with its reason).
+Every map read in battlemat comes through here: the headless commands (`load_map`), `check`
+(`lint_map`) and the pictures of the window and the report (`read_tiled`). So all of them accept and
+refuse the same maps with the same message. How a map is read, and why each step is there (the
+module that does it in brackets):
+1. The file is parsed with defusedxml, so entity bombs and external entities are refused before
+   anything else happens; while it is parsed, objects are counted and nesting is measured without
+   recursion, so a million objects or thousands of nested groups are refused before the tree is
+   whole (`xmlsafe`; every bound is in `battlemat.io.limits` with its reason). A JSON file (.tmj,
+   .tsj, .tj) becomes the same XML tree, so every later step applies to it unchanged (`tiledjson`).
+2. An infinite map becomes the finite map of its used chunks, objects moved with it (`chunks`).
    The declared size is checked against MAX_CELLS before any layer data is decoded (a 332 KB zlib
-   map declaring 8000x8000 costs pytmx 12 s and 1.3 GB) (`checks`).
-2. What pytmx cannot read gets a LoadError that says how to fix it in Tiled: infinite maps, zstd,
-   JSON maps and tilesets, isometric orientations, missing tilesets, images and templates (`checks`,
-   `adapter`). External tilesets and object templates are read here (again with defusedxml) and
-   embedded in the tree pytmx receives, so pytmx never opens a file itself (`adapter`). Compressed
-   data is inflated with a bound first, so a small file cannot expand into gigabytes (`checks`).
-3. pytmx decodes the layers and maps the gids (`TiledMap.parse_xml` on the prepared tree), with its
+   map declaring 8000x8000 costs pytmx 12 s and 1.3 GB), and every layer's data is decoded here,
+   with bounded inflation (zlib, gzip, zstd), its gids checked and written back plain (`checks`).
+3. What pytmx cannot read gets a LoadError that says how to fix it in Tiled: isometric
+   orientations, missing tilesets, images and templates (`checks`, `adapter`), and every value pytmx
+   would fail to convert, named by file and place (`attributes`). External tilesets and object
+   templates are read here (again safely) and embedded in the tree pytmx receives, so pytmx never
+   opens a file itself; images embedded in the files are kept as bytes (`adapter`, `images`).
+4. pytmx decodes the layers and maps the gids (`TiledMap.parse_xml` on the prepared tree), with its
    default image loader: no graphics library. pytmx imports pygame when it can; the adapter keeps
    it out, so the headless layers stay headless (STYLE 1, 2) (`adapter`).
-4. Terrain comes from tile properties and tile classes (presets), combined over all tile layers,
+5. Terrain comes from tile properties and tile classes (presets), combined over all tile layers,
    then from the areas of object layers named `terrain`. Tokens come from object layers named
    `tokens`. Terrain properties are read from the XML, where their declared types are visible
    (`terrain`, with `shapes` for the squares an object covers).
 
 `document` holds the tree while it is prepared, shared by the steps. This front keeps the public API
-(`load_map`, `load_board`, `read_tiled`, `lint_map`: the last is what `battlemat check` reports about
-a map) and every name other packages import from `battlemat.io.tiled`.
+(`load_map`, `load_board`, `read_tiled`, `check_pictures`, `lint_map`: the last is what
+`battlemat check` reports about a map) and every name other packages import from `battlemat.io.tiled`.
 
 pytmx regroups layers by kind (pytmx issue #106); `MapInfo.layers` keeps the document order, which
 is the drawing order, with each layer's index in `TiledMap.layers`.
@@ -46,12 +54,13 @@ from battlemat.io.tiled.adapter import (
     prepare,
     pytmx,
 )
+from battlemat.io.tiled.images import wrap_loader
 from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
 
 __all__ = [
     "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "PRESETS",
-    "TERRAIN_NAMES", "LayerInfo", "MapInfo", "gid_variants", "lint_map", "load_board", "load_map", "pytmx",
-    "read_tiled",
+    "TERRAIN_NAMES", "LayerInfo", "MapInfo", "check_pictures", "gid_variants", "lint_map", "load_board", "load_map",
+    "pytmx", "read_tiled",
 ]
 
 
@@ -73,10 +82,22 @@ def load_board(path: str | Path, *, max_cells: int = MAX_CELLS) -> Board:
 
 
 def read_tiled(path: str | Path, image_loader: Callable[..., Any] | None = None, *, max_cells: int = MAX_CELLS) -> Any:
-    """The pytmx TiledMap of a map, prepared as `load_map` does (safe XML, bounded size, tilesets and
-    templates embedded): for the UI, which passes pytmx.util_pygame.pygame_image_loader. Every image
-    must exist here (a missing one is a LoadError), since the window draws them."""
-    return parse_pytmx(prepare(Path(path), max_cells, require_images=True), image_loader)
+    """The pytmx TiledMap of a map, prepared as `load_map` does (safe XML or JSON, bounded size,
+    tilesets and templates embedded, infinite maps made finite): the one door for every reader of
+    pictures, the window (which passes pytmx.util_pygame.pygame_image_loader) and the report's
+    renderer (pytmx's default loader: (file, rect, flags) tuples). Every image must exist here (a
+    missing one is a LoadError), since they are drawn; embedded images reach the loader as bytes, and
+    a picture that cannot be read is a LoadError naming it."""
+    doc = prepare(Path(path), max_cells, require_images=True)
+    loader = wrap_loader(doc, image_loader or pytmx.pytmx.default_image_loader)
+    return parse_pytmx(doc, loader, load_all=image_loader is not None)
+
+
+def check_pictures(path: str | Path, *, max_cells: int = MAX_CELLS) -> None:
+    """Raise the LoadError `read_tiled` raises for a missing image, without pytmx or a graphics
+    library: the window calls it before it opens, so a map it cannot draw gives `check`'s message
+    and no window flashes up."""
+    prepare(Path(path), max_cells, require_images=True)
 
 
 def lint_map(path: str | Path, *, max_cells: int = MAX_CELLS) -> tuple[Board | None, list[Problem]]:

@@ -1,10 +1,13 @@
 """The pytmx adapter: a prepared tree in, pytmx's TiledMap out, with what pytmx cannot do done here.
 
 pytmx opens tilesets and templates itself, with the standard XML parser, and cannot read external
-tileset images' sizes, object templates, or class-typed tile properties. So the map's tree is
-prepared first (`prepare`): external tilesets are read safely (xmlsafe) and embedded, their images
-relinked to the map's folder; object templates are merged into their instances as Tiled's
---detach-templates does; the checks run. pytmx then only decodes the layers and maps the gids
+tileset images' sizes, object templates, JSON, infinite maps, embedded images or class-typed tile
+properties. So the map's tree is prepared first (`prepare`): an infinite map is made finite
+(`chunks`); external tilesets (.tsx or .tsj) are read safely (xmlsafe) and embedded, their images
+relinked to the map's folder, their embedded images kept as bytes (`images`), and their tiles'
+collision shapes dropped (pytmx would list each as a nameless object layer; the board never reads
+them); object templates are merged into their instances as Tiled's --detach-templates does; the
+checks run, the values pytmx casts last (`attributes`). pytmx then only decodes the layers and maps the gids
 (`parse_pytmx`), with its default image loader, so no graphics library is needed. pytmx imports
 pygame whenever it can; `_pytmx()` keeps it out, so the headless layers stay headless (STYLE 1, 2).
 
@@ -19,7 +22,6 @@ from __future__ import annotations
 import copy
 import logging
 import os
-import struct
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,11 +29,14 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from battlemat.io.errors import LoadError
+from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_TILES
+from battlemat.io.tiled.attributes import AttributeChecks
 from battlemat.io.tiled.checks import check_layers, check_map_header
+from battlemat.io.tiled.chunks import make_finite
 from battlemat.io.tiled.document import Doc, Tileset, int_attr
-from battlemat.io.tiled.xmlsafe import read_xml
+from battlemat.io.tiled.images import embed_images, image_size
+from battlemat.io.tiled.xmlsafe import read_document
 
 logging.getLogger("pytmx").addHandler(logging.NullHandler())  # pytmx logs its errors; we raise ours
 
@@ -100,47 +105,20 @@ class MapInfo:
 # -- steps 1 and 2: the document ------------------------------------------------------------------
 def prepare(path: Path, max_cells: int, require_images: bool = False) -> Doc:
     file = str(path)
-    root = read_xml(path, file, "map")
+    root = read_document(path, file, "map")
     if root.tag != "map":
         hint = " (a tileset; open the map that uses it)" if root.tag == "tileset" else ""
-        raise LoadError.one(file, "", f"not a Tiled map: the document is <{root.tag}>{hint}", "pass a .tmx map file")
+        raise LoadError.one(file, "", f"not a Tiled map: the document is <{root.tag}>{hint}",
+                            "pass a map file (.tmx or .tmj)")
     doc = Doc(path, file, root, require_images=require_images)
+    make_finite(doc, max_cells)
     check_map_header(doc, max_cells)
     _embed_tilesets(doc)
+    embed_images(doc, root, "map", file)  # image layers' embedded pictures (tilesets' are done)
     check_layers(doc)
     _resolve_templates(doc)
+    AttributeChecks(doc, pytmx).check(root, "map", file, skip=("tileset",))
     return doc
-
-
-def _image_size(path: Path) -> tuple[int, int] | None:
-    """Width and height from a PNG, GIF, BMP or JPEG header (Tiled omits them in some tilesets)."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(32)
-            if head.startswith(b"\x89PNG\r\n\x1a\n") and len(head) >= 24:
-                w, h = struct.unpack(">II", head[16:24])
-                return int(w), int(h)
-            if head[:6] in (b"GIF87a", b"GIF89a"):
-                w, h = struct.unpack("<HH", head[6:10])
-                return int(w), int(h)
-            if head[:2] == b"BM" and len(head) >= 26:
-                w, h = struct.unpack("<ii", head[18:26])
-                return abs(int(w)), abs(int(h))
-            if head[:2] == b"\xff\xd8":
-                fh.seek(2)
-                while True:
-                    marker = fh.read(4)
-                    if len(marker) < 4 or marker[0] != 0xFF:
-                        return None
-                    kind, length = marker[1], struct.unpack(">H", marker[2:])[0]
-                    if 0xC0 <= kind <= 0xCF and kind not in (0xC4, 0xC8, 0xCC):
-                        data = fh.read(5)
-                        h, w = struct.unpack(">HH", data[1:5])
-                        return int(w), int(h)
-                    fh.seek(length - 2, os.SEEK_CUR)
-    except (OSError, struct.error):
-        return None
-    return None
 
 
 def _relink(src: str, from_dir: Path, to_dir: Path) -> str:
@@ -163,6 +141,11 @@ def _embed_tilesets(doc: Doc) -> None:
             file, el = _embed_external_tileset(doc, ts, index, firstgid)
         name = el.get("name") or Path(source or doc.file).stem
         tplace = f"tileset {name!r}"
+        for tile in el.findall("tile"):  # collision shapes: pytmx would list them as nameless layers
+            for shapes in tile.findall("objectgroup"):
+                tile.remove(shapes)
+        embed_images(doc, el, tplace, file)
+        AttributeChecks(doc, pytmx).check(el, tplace, file)
         total_tiles += _image_tile_count(doc, el, tplace, file)
         _check_tiles(doc, el, tplace, file)
         total_tiles += len(el.findall("tile"))
@@ -179,16 +162,12 @@ def _embed_external_tileset(doc: Doc, ts: Element, index: int, firstgid: int) ->
     map_dir = doc.path.parent
     ts_path = map_dir / source
     place = f"tileset[{index}] {source!r}"
-    if ts_path.suffix.lower() in (".tsj", ".json"):
-        raise doc.fail(place, "JSON tilesets are not supported (battlemat reads Tiled's XML formats)",
-                       "open the tileset in Tiled, File > Export As... a .tsx, then in the map "
-                       "Map > Replace Tileset... with the .tsx")
     if not ts_path.is_file():
         raise doc.fail(place, f"tileset file not found (looked for {ts_path})",
                        "put the .tsx file there, or open the map in Tiled, locate the tileset when "
                        "asked, and save")
     file = str(ts_path)
-    el = read_xml(ts_path, file, "tileset")
+    el = read_document(ts_path, file, "tileset")
     if el.tag != "tileset":
         raise doc.fail("", f"not a Tiled tileset: the document is <{el.tag}>",
                        "point the map at a .tsx tileset", file)
@@ -229,23 +208,31 @@ def _image_attributes(doc: Doc, image: Element, tplace: str, file: str) -> None:
     """A tileset image's width and height, which pytmx needs: read from the file when Tiled did not
     write them; a missing image is reported (the board needs no pictures) and counts no tiles."""
     src = image.get("source", "")
-    if not src:
+    if not src:  # Tiled always writes a file or embedded data; without either there is no picture
+        image.attrib.setdefault("width", "0")
+        image.attrib.setdefault("height", "0")
         return
     img_path = doc.path.parent / src
-    if not img_path.is_file():
+    if not doc.image_exists(src):
         doc.missing_image(tplace, f"tileset image not found (looked for {os.path.normpath(img_path)})",
                           "put the image there, or in Tiled open the tileset and pick its image again "
                           "(Tileset > Tileset Properties > Image)", file)
         image.attrib.setdefault("width", "0")
         image.attrib.setdefault("height", "0")
-    elif image.get("width") is None or image.get("height") is None:
-        size = _image_size(img_path)
-        if size is None:
-            raise doc.fail(tplace, "the tileset image's size is not written and cannot be read from "
-                           "the file", "open the tileset in Tiled and save it (Tiled writes the image "
-                           "width and height)", file)
-        image.set("width", str(size[0]))
-        image.set("height", str(size[1]))
+    else:
+        size = image_size(doc.embedded.get(src) or img_path)
+        if image.get("width") is None or image.get("height") is None:
+            if size is None:
+                raise doc.fail(tplace, "the tileset image's size is not written and cannot be read from "
+                               "the file", "open the tileset in Tiled and save it (Tiled writes the image "
+                               "width and height)", file)
+            image.set("width", str(size[0]))
+            image.set("height", str(size[1]))
+        elif size is not None and (size[0] < int(image.get("width", "0")) or size[1] < int(image.get("height", "0"))):
+            doc.lint.append(Problem(file, tplace, f"the tileset image is {size[0]}x{size[1]} pixels but the tileset "
+                                    f"says {image.get('width')}x{image.get('height')}: tiles outside the picture "
+                                    "are drawn empty, as in Tiled", "open the tileset in Tiled and save it",
+                                    note=True))
 
 
 def _check_tiles(doc: Doc, el: Element, tplace: str, file: str) -> None:
@@ -255,7 +242,7 @@ def _check_tiles(doc: Doc, el: Element, tplace: str, file: str) -> None:
         timg = tile.find("image")
         if timg is not None and timg.get("source"):
             tile_path = os.path.normpath(doc.path.parent / timg.get("source", ""))
-            if not os.path.isfile(tile_path):
+            if not doc.image_exists(timg.get("source", "")):
                 doc.missing_image(f"{tplace} tile {tile.get('id')}",
                                   f"tile image not found (looked for {tile_path})",
                                   "put the image there, or in Tiled open the tileset and replace the tile's "
@@ -308,10 +295,11 @@ def _read_template(doc: Doc, tpath: Path, place: str) -> _Template:
     if not tpath.is_file():
         raise doc.fail(place, f"object template not found (looked for {os.path.normpath(tpath)})",
                        "put the .tx file there, or in Tiled select the object and use Detach Template")
-    troot = read_xml(tpath, str(tpath), "template")
+    troot = read_document(tpath, str(tpath), "template")
     tobj = troot.find("object")
     if troot.tag != "template" or tobj is None:
         raise doc.fail("", "not a Tiled object template", "re-save the template from Tiled", str(tpath))
+    AttributeChecks(doc, pytmx).check(tobj, "template object", str(tpath))
     tts = troot.find("tileset")
     ts_source = None
     ts_first = 1
@@ -365,18 +353,23 @@ def _merge_properties(obj: Element, tobj: Element) -> None:
 
 
 # -- step 3: pytmx ---------------------------------------------------------------------------------
-def parse_pytmx(doc: Doc, image_loader: Callable[..., Any] | None) -> Any:
-    kwargs: dict[str, Any] = {"allow_duplicate_names": True, "load_all": image_loader is not None}
+def parse_pytmx(doc: Doc, image_loader: Callable[..., Any] | None, load_all: bool = False) -> Any:
+    """pytmx's TiledMap of the prepared tree; `load_all` cuts every tile of every tileset (the window
+    animates and flips tiles the layers do not name), not only those the layers use."""
+    kwargs: dict[str, Any] = {"allow_duplicate_names": True, "load_all": load_all}
     if image_loader is not None:
         kwargs["image_loader"] = image_loader
     tmx = pytmx.TiledMap(**kwargs)
     tmx.filename = doc.file
     # Class-typed properties on maps, layers and objects need their class known to pytmx.
     for prop in doc.root.iter("property"):
-        if prop.get("type") == "class" and prop.get("propertytype"):
-            tmx.custom_types.setdefault(prop.get("propertytype"), pytmx.TiledClassType(prop.get("propertytype"), []))
+        if prop.get("type") == "class":
+            kind = prop.get("propertytype", "")
+            tmx.custom_types.setdefault(kind, pytmx.TiledClassType(kind, []))
     try:
         tmx.parse_xml(doc.root)
+    except LoadError:  # from the image loader (read_tiled), already in battlemat's words
+        raise
     except Exception as exc:  # pytmx raises bare Exceptions, ValueErrors and TypeErrors
         detail = str(exc) or type(exc).__name__
         raise doc.fail("", f"pytmx cannot read this map ({type(exc).__name__}: {detail})",

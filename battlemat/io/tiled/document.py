@@ -32,9 +32,16 @@ class Doc:
     tilesets: list[Tileset] = field(default_factory=list)
     require_images: bool = False
     lint: list[Problem] = field(default_factory=list)  # tolerated while loading, reported by check
+    # Images embedded in the files (<image><data>): their bytes by the stand-in source path the tree
+    # gives them (`images.EMBEDDED`), so pytmx and the window's image loader treat them as files.
+    embedded: dict[str, bytes] = field(default_factory=dict)
 
     def fail(self, place: str, message: str, fix: str = "", file: str | None = None) -> LoadError:
         return LoadError.one(file or self.file, place, message, fix)
+
+    def image_exists(self, source: str, base: Path | None = None) -> bool:
+        """Whether an image source (relative to `base`, the map's folder by default) can be read."""
+        return source in self.embedded or (base or self.path.parent).joinpath(source).is_file()
 
     def missing_image(self, place: str, message: str, fix: str, file: str | None = None) -> None:
         """The board needs no pictures, so a missing image stops only the window (and `check`)."""
