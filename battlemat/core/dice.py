@@ -78,16 +78,16 @@ class Diceless:
             rating.value - target if ok else target - rating.value,
             rating.value,
             target,
-            rule="C1",
+            rule="D1",  # the event cites C1 (uncontested) itself
         )
 
     def contest(self, attack: Rating, defense: Rating, rng: random.Random) -> Roll:
         a, d = attack.value, defense.value
-        if a > d:
-            return Roll("attack", a - d, a, d, rule="C2")
+        if a > d:  # the event cites C2 (contested) itself
+            return Roll("attack", a - d, a, d, rule="D1")
         if d > a:
-            return Roll("defense", d - a, a, d, rule="C2")
-        return Roll("tie", 0, a, d, rule="C2")
+            return Roll("defense", d - a, a, d, rule="D1")
+        return Roll("tie", 0, a, d, rule="D1")
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ def _interfere(t: Turn, g: Group, partner: Group) -> list[Hit]:
     roll = t.dice.contest(ra, rb, t.rng)
     sweep = ("C7",) if g.secondary or partner.secondary else ()
     contest_event(t, "interfere", Sides(ra, g.members, rb, partner.members),
-                  "attacking each other: one contest, only the higher succeeds (C3)", roll, ("C3",) + sweep)
+                  "attacking each other: one contest, only the higher succeeds (C3)", roll, ("C3", "C2") + sweep)
     if roll.winner == "attack":
         _grip(t, g, lead_a, ra)
         return [Hit(g.target, roll.margin, tuple(g.members))]

@@ -120,7 +120,7 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> list[CharId]:
         f"{names} ({det.explain()}, {how}) vs {t.name(hider)} ({stealth.explain()}): "
         + (f"{t.name(hider)} is found" if found else f"{t.name(hider)} stays hidden")
         + (" (tie; motionless hider stays hidden)" if roll.winner == "tie" and not found else ""),
-        ("O4", "O2", "S7"),
+        ("O4", "O2", "S7", "C2", roll.rule),
         who=hider,
         searchers=found_by,
         perception=det.to_dict(),
