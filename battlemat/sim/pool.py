@@ -220,34 +220,46 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def _die_with_parent(parent: int) -> None:
-    """Make this worker end when its parent process does.
+    """Make this worker end when the process that runs the batch (`parent`) does.
 
     On Linux, prctl(PR_SET_PDEATHSIG, SIGKILL): the kernel kills the worker the moment its parent
     dies, however it dies. A SIGKILL of the parent runs no code in the parent, so nothing the
-    parent does could cover that case; and this costs nothing while the worker plays. Polling
-    os.getppid() instead would need a thread waking in every worker (taking the GIL from the
-    combats) and would notice only a poll interval later: it is the fallback where prctl is missing
-    (macOS, the BSDs). Two details of PR_SET_PDEATHSIG: it follows the parent *thread* that forked
-    the worker, and ProcessPoolExecutor forks its workers in the thread that calls run_batch, which
-    outlives the pool; and the parent may have died before prctl ran, hence the getppid() check.
+    parent does could cover that case; and this costs nothing while the worker plays. Polling the
+    parent instead needs a thread waking in every worker (taking the GIL from the combats) and
+    notices only a poll interval later: it is the fallback where prctl is missing (macOS, the BSDs)
+    and where the worker's parent is not the batch's, as with a fork server (Python 3.14's default
+    start method on Linux): the fork server outlives the batch while its workers hold it open, so
+    its death would come too late. Two details of PR_SET_PDEATHSIG: it follows the parent *thread*
+    that made the worker, and ProcessPoolExecutor makes its workers in the thread that calls
+    run_batch, which outlives the pool; and the parent may die before prctl runs, hence the check
+    after it.
     """
-    if sys.platform.startswith("linux"):
+    direct = os.getppid() == parent  # forked or spawned by it
+    if direct and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             armed = libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
         except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
             armed = False
         if armed:
-            if os.getppid() != parent:
+            if os.getppid() != parent:  # it died before prctl: this worker is already an orphan
                 os._exit(1)
             return
-    threading.Thread(target=_watch_parent, args=(parent,), name="battlemat-watch-parent", daemon=True).start()
+    threading.Thread(target=_watch_parent, args=(parent, direct), name="battlemat-watch-parent", daemon=True).start()
 
 
-def _watch_parent(parent: int) -> None:  # pragma: no cover - where prctl is missing
-    while os.getppid() == parent:
+def _watch_parent(parent: int, direct: bool) -> None:
+    while os.getppid() == parent if direct else _exists(parent):
         time.sleep(0.5)
     os._exit(1)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):  # gone (or its number taken by another user's process)
+        return False
+    return True
 
 
 def _dask(batch: Batch, parts: list[list[int]], address: str) -> Finished:
