@@ -104,9 +104,6 @@ class Batch:
     dice: str | None
     max_turns: int
 
-    def chunk(self, indices: Sequence[int]) -> list[RunResult]:
-        return run_chunk(self.path, indices, self.seed, self.dice, self.max_turns)
-
 
 def run_batch(
     batch: Batch,
@@ -116,7 +113,8 @@ def run_batch(
 ) -> list[RunResult]:
     """Play `batch` in this process (workers=1), on a process pool, or on a Dask cluster; results in
     run order. `progress` is told how many runs each finished piece of work held. Stopped by Ctrl+C
-    or SIGTERM, it ends its workers and raises Interrupted with the runs finished so far."""
+    (or by SIGTERM where battlemat.interrupt.sigterm_raises is in force, as in every battlemat
+    command), it ends its workers and raises Interrupted with the runs finished so far."""
     tick = progress or (lambda n: None)
     parts = chunks(batch.runs, workers)
     done: Finished
@@ -151,11 +149,11 @@ def _processes(batch: Batch, parts: list[list[int]], workers: int) -> Finished:
     # with them page by page until written to; a garbage collection in a worker would write to every
     # one of those objects, so they are frozen out of the collector's sight first (the gc module's
     # own advice for fork without exec). About 10% more combats per second on 2 workers.
-    gc.freeze()
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
     complete = False
+    gc.freeze()
     try:
-        with _signals_held():  # the workers are made here (_worker_start says why the signals wait)
+        with _signals_held():  # the workers are made here (_signals_held says why)
             futures = [pool.submit(run_chunk, batch.path, part, batch.seed, batch.dice, batch.max_turns)
                        for part in parts]
         for fut in as_completed(futures):
@@ -186,8 +184,9 @@ _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait (are blocked in this thread, not lost) while workers are forked: a
-    forked worker inherits the block and lifts it only once _worker_start has set its own handlers.
+    """SIGINT and SIGTERM wait (are blocked in this thread, not lost) while the pool makes its
+    workers: a worker inherits the block and lifts it only once _worker_start has set its own
+    handlers, so a Ctrl+C at that moment cannot raise KeyboardInterrupt in a half-started worker.
     A signal that came meanwhile is delivered here on leaving."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
         yield
