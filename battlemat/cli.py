@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from battlemat.core.errors import BattlematError, IllegalIntent
+from battlemat.interrupt import sigterm_raises, stopped
 
 EXIT_BAD_INPUT = 2
 DEFAULT_ENCOUNTER = Path(__file__).resolve().parent.parent / "maps" / "art_gallery.toml"
@@ -146,14 +147,20 @@ OPTIONAL_COMMANDS = (
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one command. Ctrl+C or SIGTERM, wherever it lands (imports and parsing included), ends in
+    one line and exit status 130 or 143 (battlemat.interrupt); `simulate` first reports the runs it
+    finished. A stop damages no save: saves are written beside their target and renamed
+    (battlemat.io.saves)."""
     try:
-        return int(args.func(args))
+        with sigterm_raises():
+            args = build_parser().parse_args(argv)
+            return int(args.func(args))
     except BattlematError as exc:
         return _fail(str(exc))
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM (interrupt.Terminated)
+        return stopped(stop)
 
 
 if __name__ == "__main__":

@@ -368,8 +368,14 @@ def plot(cals: Sequence[Calibration], path: Path) -> None:
     fig.suptitle("Mean losses per rating difference, by dice engine", fontsize=13)
     fig.tight_layout(rect=(0, 0.05, 1, 0.96))
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    # Drawn beside the target, then renamed over it: a Ctrl+C mid-write leaves an older chart whole.
+    part = path.with_name(f".{path.name}.part")
+    try:
+        fig.savefig(part, dpi=110, format=path.suffix.lstrip(".").lower() or "png")
+        part.replace(path)
+    finally:
+        part.unlink(missing_ok=True)
+        plt.close(fig)
 
 
 # -- command -------------------------------------------------------------------------------------
@@ -444,9 +450,16 @@ def _run_tune(names: Sequence[str], samples: int, seed: int, out: Console) -> in
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m battlemat.sim.calibrate`; Ctrl+C and SIGTERM stop it as they stop `battlemat calibrate`."""
+    from battlemat.interrupt import sigterm_raises, stopped
+
     parser = argparse.ArgumentParser(prog="python -m battlemat.sim.calibrate", description=__doc__.split("\n")[0])
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    try:
+        with sigterm_raises():
+            return run(parser.parse_args(argv))
+    except KeyboardInterrupt as stop:
+        return stopped(stop)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
 Prints win rates with 95% Wilson intervals, turn quartiles, each character's defeat rate and
 losses, and the most common reasons moves were cut short; `--report DIR` adds PNG figures and
 report.json with every number.
+
+Ctrl+C (or SIGTERM) stops a batch within a moment (battlemat.sim.pool): the summary and the report
+are then made from the runs finished so far, marked partial, and the exit status is 130 (143 after
+SIGTERM; battlemat.interrupt says why).
 """
 
 from __future__ import annotations
@@ -42,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from battlemat.interrupt import stopped
     from battlemat.io.encounter import load_encounter
-    from battlemat.sim.pool import Batch, run_batch
+    from battlemat.sim.pool import Batch, Interrupted, run_batch
     from battlemat.sim.stats import summarise
 
     if args.runs < 1:
@@ -66,9 +71,14 @@ def run(args: argparse.Namespace) -> int:
         console=console, disable=not show,
     ) as bar:
         task = bar.add_task("runs", total=args.runs)
-        results = run_batch(Batch(path, args.runs, seed, dice, args.max_turns), workers=workers,
-                            dask_scheduler=args.dask_scheduler, progress=lambda n: bar.advance(task, n))
-    summary = summarise(enc, results, seed, dice, args.max_turns)
+        stop: Interrupted | None = None
+        try:
+            results = run_batch(Batch(path, args.runs, seed, dice, args.max_turns), workers=workers,
+                                dask_scheduler=args.dask_scheduler, progress=lambda n: bar.advance(task, n))
+        except Interrupted as exc:
+            results, stop = exc.results, exc
+    status = 0 if stop is None else stopped(stop)  # "battlemat: interrupted" on stderr; the summary says more
+    summary = summarise(enc, results, seed, dice, args.max_turns, planned=args.runs)
     print_summary(summary)
     if args.report:
         from battlemat.sim.report import write_report
@@ -76,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         out = Path(args.report)
         files = write_report(enc, summary, out, Path(path))
         print(f"\nreport: {', '.join(str(f) for f in files)}")
-    return 0
+    return status
 
 
 def print_summary(s: object) -> None:
@@ -87,6 +97,11 @@ def print_summary(s: object) -> None:
 
     assert isinstance(s, Summary)
     con = Console(width=110)
+    if s.partial:
+        con.print(f"[bold]interrupted after {s.runs:,} of {s.planned:,} runs: partial results[/]", highlight=False)
+        if not s.runs:
+            con.print("No combat had finished: nothing to summarise.")
+            return
     con.print(f"[bold]{s.title}[/]: {s.runs} combats, seed {s.seed}, dice {s.dice}, turn cap {s.max_turns}")
     wins = Table(title="Who wins (95% Wilson interval)", title_justify="left")
     for col in ("side", "wins", "rate", "95% interval"):

@@ -5,23 +5,49 @@ Work is cut into chunks of run indices; every run's seed depends only on (batch 
 the backend or the number of workers. Workers load the encounter from its path once per process:
 encounters hold read-only mappings that are cheaper to re-read than to pickle, and a Dask cluster
 needs the files at the same path on its workers.
+
+Stopping (Ctrl+C, or SIGTERM through battlemat.interrupt): the batch stops at once, whatever the
+backend. In this process the run being played is dropped; a pool's workers are ended (the chunks
+they were playing are dropped); a Dask cluster's futures are cancelled and the client closed (the
+cluster is someone else's: it stays up). Then `Interrupted` carries the runs finished so far.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
-from collections.abc import Callable, Iterator, Sequence
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from battlemat.core.encounter import Encounter
 from battlemat.core.memory import MatchMemory
+from battlemat.interrupt import signal_of
 from battlemat.sim.runner import RunResult, play_one
 
 Progress = Callable[[int], None]  # called with the number of runs just finished
+Finished = Generator[list[RunResult], None, None]  # the runs of each finished piece of work, as they come
 
 _CACHE: dict[str, Encounter] = {}
+
+
+class Interrupted(KeyboardInterrupt):
+    """A batch stopped by Ctrl+C or SIGTERM before its end. `results`: the runs finished, in run
+    order (not always the first ones: chunks finish out of order on a pool); `planned`: the runs
+    asked for; `signum`: the signal that stopped it. A KeyboardInterrupt, so a caller that does
+    not want partial results stops as on any Ctrl+C."""
+
+    def __init__(self, results: list[RunResult], planned: int, signum: int) -> None:
+        super().__init__(f"interrupted after {len(results)} of {planned} runs")
+        self.results = results
+        self.planned = planned
+        self.signum = signum
 
 
 def _encounter(path: str) -> Encounter:
@@ -33,12 +59,18 @@ def _encounter(path: str) -> Encounter:
     return enc
 
 
-def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> list[RunResult]:
-    """Play the runs `indices` of a batch. Top-level so process pools and Dask can ship it."""
+def play_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> Iterator[RunResult]:
+    """Play the runs `indices` of a batch, one result at a time."""
     enc = _encounter(path)
     memory = MatchMemory(enc)  # shared by the chunk's matches: what it holds is the encounter's
     with fewer_collections():
-        return [play_one(enc, i, seed, dice, max_turns, memory) for i in indices]
+        for i in indices:
+            yield play_one(enc, i, seed, dice, max_turns, memory)
+
+
+def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> list[RunResult]:
+    """Play the runs `indices` of a batch. Top-level so process pools and Dask can ship it."""
+    return list(play_chunk(path, indices, seed, dice, max_turns))
 
 
 @contextmanager
@@ -72,9 +104,6 @@ class Batch:
     dice: str | None
     max_turns: int
 
-    def chunk(self, indices: Sequence[int]) -> list[RunResult]:
-        return run_chunk(self.path, indices, self.seed, self.dice, self.max_turns)
-
 
 def run_batch(
     batch: Batch,
@@ -83,43 +112,159 @@ def run_batch(
     progress: Progress | None = None,
 ) -> list[RunResult]:
     """Play `batch` in this process (workers=1), on a process pool, or on a Dask cluster; results in
-    run order. `progress` is told how many runs each finished chunk held."""
+    run order. `progress` is told how many runs each finished piece of work held. Stopped by Ctrl+C
+    (or by SIGTERM where battlemat.interrupt.sigterm_raises is in force, as in every battlemat
+    command), it ends its workers and raises Interrupted with the runs finished so far."""
     tick = progress or (lambda n: None)
     parts = chunks(batch.runs, workers)
+    done: Finished
     if dask_scheduler:
         done = _dask(batch, parts, dask_scheduler)
     elif workers <= 1:
-        done = (batch.chunk(part) for part in parts)
+        done = _in_process(batch, parts)
     else:
         done = _processes(batch, parts, workers)
     results: list[RunResult | None] = [None] * batch.runs
-    for finished in done:
-        for r in finished:
-            results[r.index] = r
-        tick(len(finished))
+    try:
+        for finished in done:
+            for r in finished:
+                results[r.index] = r
+            tick(len(finished))
+    except KeyboardInterrupt as stop:
+        done.close()  # if the signal came between two pieces: the backend's `finally` ends its workers
+        raise Interrupted([r for r in results if r is not None], batch.runs, signal_of(stop)) from stop
     assert all(r is not None for r in results)
     return results  # type: ignore[return-value]
 
 
-def _processes(batch: Batch, parts: list[list[int]], workers: int) -> Iterator[list[RunResult]]:
+def _in_process(batch: Batch, parts: list[list[int]]) -> Finished:
+    # Run by run, so that a stop keeps every combat finished before it.
+    for part in parts:
+        for result in play_chunk(batch.path, part, batch.seed, batch.dice, batch.max_turns):
+            yield [result]
+
+
+def _processes(batch: Batch, parts: list[list[int]], workers: int) -> Finished:
     # Where workers are forked, what the parent holds (the encounter, its movement graph) is shared
     # with them page by page until written to; a garbage collection in a worker would write to every
     # one of those objects, so they are frozen out of the collector's sight first (the gc module's
     # own advice for fork without exec). About 10% more combats per second on 2 workers.
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
+    complete = False
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with _signals_held():  # the workers are made here (_signals_held says why)
             futures = [pool.submit(run_chunk, batch.path, part, batch.seed, batch.dice, batch.max_turns)
                        for part in parts]
-            for fut in as_completed(futures):
-                yield fut.result()
+        for fut in as_completed(futures):
+            yield fut.result()
+        complete = True
     finally:
+        if not complete:  # stopped, a chunk failed, or the caller went away: the rest is not wanted
+            _end_workers(pool)
+        pool.shutdown(wait=True, cancel_futures=True)
         gc.unfreeze()
 
 
-def _dask(batch: Batch, parts: list[list[int]], address: str) -> Iterator[list[RunResult]]:
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now, mid-chunk. ProcessPoolExecutor.shutdown waits for every chunk
+    already queued (minutes of a large batch), and only Python 3.14 has terminate_workers(); before
+    it the pool's processes are in its `_processes`. Once one worker is gone the pool ends the rest
+    itself and fails what was pending, so shutdown returns at once."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:  # pragma: no cover - Python 3.14+
+        terminate()
+        return
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait (are blocked in this thread, not lost) while the pool makes its
+    workers: a worker inherits the block and lifts it only once _worker_start has set its own
+    handlers, so a Ctrl+C at that moment cannot raise KeyboardInterrupt in a half-started worker.
+    A signal that came meanwhile is delivered here on leaving."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _worker_start(parent: int) -> None:
+    """First thing every pool worker runs.
+
+    - SIGINT is ignored: Ctrl+C in a terminal goes to the whole foreground process group, workers
+      included. The parent alone decides what a stop means (it keeps the finished runs and ends the
+      workers); a worker raising KeyboardInterrupt would only print a traceback.
+    - SIGTERM goes back to its default, ending the worker at once: a forked worker inherits the
+      parent's handler (battlemat.interrupt), and the parent ends its workers with SIGTERM.
+    - The worker dies with its parent (_die_with_parent), however the parent ends, SIGKILL included.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(parent)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker end when the process that runs the batch (`parent`) does.
+
+    On Linux, prctl(PR_SET_PDEATHSIG, SIGKILL): the kernel kills the worker the moment its parent
+    dies, however it dies. A SIGKILL of the parent runs no code in the parent, so nothing the
+    parent does could cover that case; and this costs nothing while the worker plays. Polling the
+    parent instead needs a thread waking in every worker (taking the GIL from the combats) and
+    notices only a poll interval later: it is the fallback where prctl is missing (macOS, the BSDs)
+    and where the worker's parent is not the batch's, as with a fork server (Python 3.14's default
+    start method on Linux): the fork server outlives the batch while its workers hold it open, so
+    its death would come too late. Two details of PR_SET_PDEATHSIG: it follows the parent *thread*
+    that made the worker, and ProcessPoolExecutor makes its workers in the thread that calls
+    run_batch, which outlives the pool; and the parent may die before prctl runs, hence the check
+    after it.
+    """
+    direct = os.getppid() == parent  # forked or spawned by it
+    if direct and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+            armed = False
+        if armed:
+            if os.getppid() != parent:  # it died before prctl: this worker is already an orphan
+                os._exit(1)
+            return
+    threading.Thread(target=_watch_parent, args=(parent, direct), name="battlemat-watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int, direct: bool) -> None:
+    while os.getppid() == parent if direct else _exists(parent):
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):  # gone (or its number taken by another user's process)
+        return False
+    return True
+
+
+def _dask(batch: Batch, parts: list[list[int]], address: str) -> Finished:
     try:
         from distributed import Client
+        from distributed import as_completed as dask_completed
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         from battlemat.core.errors import BattlematError
 
@@ -129,5 +274,11 @@ def _dask(batch: Batch, parts: list[list[int]], address: str) -> Iterator[list[R
     with Client(address, set_as_default=False) as client:
         futures = client.map(run_chunk, [batch.path] * len(parts), parts, seed=batch.seed, dice=batch.dice,
                              max_turns=batch.max_turns, pure=False)
-        for fut in futures:  # in submission order; results land by index anyway
-            yield fut.result()
+        complete = False
+        try:
+            for fut in dask_completed(futures, loop=client.loop):  # as they finish; results land by index anyway
+                yield fut.result()
+            complete = True
+        finally:
+            if not complete:  # the cluster stops what nobody waits for; chunks running finish there
+                client.cancel(futures)

@@ -5,6 +5,10 @@
 - characters.png: how often each character is defeated or flees;
 - defeats_map.png, stops_map.png: heat over the rendered map of where characters were defeated
   and where moves were cut short (only for encounters with a map).
+
+A partial summary (an interrupted batch) gives a partial report: report.json says `"partial": true`
+with `runs_planned`, and every figure's title says how many of the planned runs it shows. If no run
+had finished there is nothing to draw: report.json alone is written.
 """
 
 from __future__ import annotations
@@ -41,19 +45,29 @@ def _save(fig, path: Path) -> Path:  # type: ignore[no-untyped-def]
 
 def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | None = None) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    files = [_win_rates(s, out / "win_rates.png"), _turns(s, out / "turns.png"), _characters(s, out / "characters.png")]
+    files: list[Path] = []
+    if s.runs:
+        files += [_win_rates(s, out / "win_rates.png"), _turns(s, out / "turns.png"),
+                  _characters(s, out / "characters.png")]
     map_path = None
     if enc.map and encounter_path is not None:
         map_path = (encounter_path.parent / enc.map).resolve()
-    if enc.board is not None and s.defeat_heat is not None and s.stop_heat is not None:
+    if s.runs and enc.board is not None and s.defeat_heat is not None and s.stop_heat is not None:
         files.append(_heat(enc, s.defeat_heat, map_path, out / "defeats_map.png",
-                           f"Where characters were defeated ({int(s.defeat_heat.sum())} defeats in {s.runs} combats)"))
+                           f"Where characters were defeated ({int(s.defeat_heat.sum())} defeats in {s.runs} combats"
+                           f"{_partial(s)})"))
         files.append(_heat(enc, s.stop_heat, map_path, out / "stops_map.png",
-                           f"Where moves were cut short ({int(s.stop_heat.sum())} stops in {s.runs} combats)"))
+                           f"Where moves were cut short ({int(s.stop_heat.sum())} stops in {s.runs} combats"
+                           f"{_partial(s)})"))
     report = out / "report.json"
     report.write_text(json.dumps(s.to_json(), indent=2))
     files.append(report)
     return files
+
+
+def _partial(s: Summary, before: str = "; ", after: str = "") -> str:
+    """What a figure's title adds for a partial summary; nothing for a complete one."""
+    return f"{before}partial: {s.runs:,} of {s.planned:,} runs{after}" if s.partial else ""
 
 
 def _win_rates(s: Summary, path: Path) -> Path:
@@ -81,7 +95,7 @@ def _win_rates(s: Summary, path: Path) -> Path:
     ax.set_yticks(y, labels)
     ax.set_xlim(0, 100)
     ax.set_xlabel("wins, % of combats (bars: 95% Wilson interval)")
-    ax.set_title(f"{s.title}: who wins ({s.runs} combats, dice {s.dice})")
+    ax.set_title(f"{s.title}: who wins ({s.runs} combats, dice {s.dice}{_partial(s)})")
     return _save(fig, path)
 
 
@@ -98,7 +112,7 @@ def _turns(s: Summary, path: Path) -> Path:
     ax.axvspan(s.turns_q1, s.turns_q3, color="#c0392b", alpha=0.12, label=f"quartiles {s.turns_q1:g}-{s.turns_q3:g}")
     ax.set_xlabel("turns until one side is defeated or fled")
     ax.set_ylabel("combats")
-    ax.set_title(f"{s.title}: length of combat")
+    ax.set_title(f"{s.title}: length of combat{_partial(s, ' (', ')')}")
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(frameon=False)
     return _save(fig, path)
@@ -121,7 +135,7 @@ def _characters(s: Summary, path: Path) -> Path:
     ax.set_xlabel("% of combats")
     ax.set_title(f"{s.title}: fate of each character")
     ax.legend(frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
-    ax.set_title(f"{s.title}: fate of each character", pad=26)
+    ax.set_title(f"{s.title}: fate of each character{_partial(s, ' (', ')')}", pad=26)
     return _save(fig, path)
 
 

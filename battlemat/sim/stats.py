@@ -66,11 +66,19 @@ class Summary:
     stop_reasons: list[tuple[str, int]]
     defeat_heat: np.ndarray | None = field(default=None, repr=False)
     stop_heat: np.ndarray | None = field(default=None, repr=False)
+    planned: int = 0  # the runs asked for: more than `runs` when the batch was interrupted
+
+    @property
+    def partial(self) -> bool:
+        """Made from an interrupted batch: `runs` of the `planned` runs finished."""
+        return self.runs < self.planned
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "title": self.title,
-            "runs": self.runs,
+        # "partial" and "runs_planned" appear only in a partial report: a complete one stays as it was.
+        head: dict[str, Any] = {"title": self.title, "runs": self.runs}
+        if self.partial:
+            head |= {"partial": True, "runs_planned": self.planned}
+        return head | {
             "seed": self.seed,
             "dice": self.dice,
             "max_turns": self.max_turns,
@@ -86,7 +94,9 @@ class Summary:
         }
 
 
-def summarise(enc: Encounter, results: Sequence[RunResult], seed: int, dice: str, max_turns: int) -> Summary:
+def summarise(enc: Encounter, results: Sequence[RunResult], seed: int, dice: str, max_turns: int,
+              planned: int | None = None) -> Summary:
+    """The statistics of `results`. `planned`: the runs asked for, if fewer finished (a partial summary)."""
     n = len(results)
     wins = Counter(r.winner for r in results if r.winner is not None)
     sides = []
@@ -122,5 +132,5 @@ def summarise(enc: Encounter, results: Sequence[RunResult], seed: int, dice: str
         enc.title, n, seed, dice, max_turns, sides,
         sum(1 for r in results if r.winner is None), sum(1 for r in results if r.capped),
         med, q1, q3, turns, chars, sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:8],
-        defeat_heat, stop_heat,
+        defeat_heat, stop_heat, max(n, planned or 0),
     )
