@@ -115,7 +115,7 @@ def test_walking_distances_count_difficult_ground_climbs_walls_and_pits() -> Non
     difficult[0, 1] = True
     board = Board(7, 1, level=level, difficult=difficult)
     field = movement.walk_field(board, "alternating", (0, 0))
-    assert field[:6] == [0, 1, 3, 4, 5, 5 + movement.walks.CLIMB]  # into (1,0) is difficult: 2 (M4)
+    assert list(field[:6]) == [0, 1, 3, 4, 5, 5 + movement.walks.CLIMB]  # into (1,0) is difficult: 2 (M4)
     assert field[6] == 5 + 2 * movement.walks.CLIMB  # one level at a time (M12)
     walled = Board(3, 1, blocked=np.array([[False, True, False]]))
     assert movement.walk_field(walled, "alternating", (0, 0))[2] == movement.FAR

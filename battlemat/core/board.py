@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -156,7 +156,7 @@ class BoardCache:
     def __init__(self) -> None:
         self.grids: dict[str, Any] = {}
         self.sight: dict[tuple[XY, XY], tuple[bool, int, str]] = {}
-        self.walks: dict[tuple[str, XY], list[int]] = {}
+        self.walks: dict[tuple[str, XY], Sequence[int]] = {}
         self.level_windows: dict[int, list[list[bool]]] = {}
 
 
