@@ -111,3 +111,29 @@ def test_boards_one_or_two_squares_wide_have_the_graphs_steps(shape: tuple[str, 
         gr = movement.grid(board, diagonals)
         steps = {(gr.sq(i), gr.sq(j)) for i in range(gr.size) for j in gr.arrays.nbr[i].tolist() if j >= 0}
         assert steps == set(gr.graph.edges)
+
+
+@pytest.mark.ui
+def test_the_window_keeps_the_chunks_in_view_and_lets_the_others_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Panning over a map much larger than the window composes only the chunks it sees, keeps at most
+    CHUNKS_KEPT more, and draws a chunk it let go the same when it comes back into view."""
+    import pygame
+
+    from battlemat.core.board import Board
+    from battlemat.ui import renderer
+    from battlemat.ui.camera import Camera
+
+    monkeypatch.setattr(renderer, "CHUNKS_KEPT", 2)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    art = renderer.build_art(Board(80, 80), None)  # 2560 px: 5 x 5 chunks
+    cam = Camera(0, 0, 400, 300)
+    art.draw(screen, cam)
+    first = pygame.surfarray.array3d(screen).copy()
+    for x, y in ((600, 0), (1200, 600), (1800, 1800), (0, 1800)):
+        cam.x, cam.y = x, y
+        art.draw(screen, cam)
+        assert art.kept() <= len(list(art.visible_chunks(cam))) + 2
+    cam.x = cam.y = 0
+    art.draw(screen, cam)
+    assert (pygame.surfarray.array3d(screen) == first).all()

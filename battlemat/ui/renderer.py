@@ -390,6 +390,10 @@ class MapArt:
             self._chunks.move_to_end((cx, cy))
         return surf
 
+    def kept(self) -> int:
+        """How many composed chunks are kept."""
+        return len(self._chunks)
+
     def _let_go(self, keep: int) -> None:
         """Drop the chunks seen least recently, down to `keep` (and their scaled copies)."""
         while len(self._chunks) > keep:
