@@ -144,10 +144,11 @@ class BoardCache:
     Terrain never changes, so nothing here goes stale and nothing needs a key naming the board; no
     module keeps such tables. `dataclasses.replace` makes a board with a fresh cache (a new board
     may have new terrain). Each table is bounded by its user:
-    - `grids`: the movement graph and its search arrays by diagonal setting, each with its reach
+    - `grids`: the movement tables and their search arrays by diagonal setting, each with its reach
       memo (battlemat.core.movement.grid);
     - `sight`: line-of-sight answers by (from, to) square (geometry.sight, at most SIGHT_LIMIT);
-    - `walks`: walking distances to a goal, by (diagonal setting, goal) (movement.walk_field);
+    - `walks`: walking distances to a goal, by (diagonal setting, goal) (movement.walk_field, at
+      most walks.kept(board));
     - `level_windows`: where levels change within r squares, by r (movement.level_changes_near).
     """
 

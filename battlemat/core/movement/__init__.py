@@ -6,7 +6,8 @@ others), `follow` (a planned list of squares walked under the rules, cut short w
 and of its context (`context`), and the named results (`Reach`, `Route`, `Step`, `Refusal`...).
 The UI preview, the `reach` command, the AI and the resolver all call these.
 
-Inside: `grid` (the networkx graph of a board, built once and kept in `Board.cache`), `step` (the one
+Inside: `grid` (a board's movement tables, numpy arrays built once and kept in `Board.cache`, and the
+networkx graph they are tested against, built when asked for), `step` (the one
 definition of a step and a jump), `search` (the bounded search built on it), `kernel` (the same
 search compiled, behind a typed query and answer), `memo` (the reach memo and its key), `answers`
 (a search as a Reach) and `walks` (walking distances over several turns, for planning).

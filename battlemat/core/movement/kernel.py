@@ -11,6 +11,11 @@ The search works in a window of radius allowance + 1 around the mover (a step mo
 square each way, on hex maps too), so its arrays are sized by the allowance, never by the map.
 A state is one int: local square << 3 | diagonal parity << 2 | ends code (1 difficult, 2 Climb step).
 
+Two more compiled loops serve the grid's other users: `pack_flags` packs the kernel's step flags
+from the grid's tables (one pass, no temporary arrays of a huge map's size), and `walk_lengths` is
+the search of the AI's walking distances (`walks.walk_field`; `walk_lengths_in_python` where numba
+is missing).
+
 Importing this module imports numba (its compiled code is kept in numba's own cache, cache=True;
 nothing here reads or writes a file). Without numba, `AVAILABLE` is False and the reference serves.
 What it saves (bench/bench_reach.py): a query in the open takes about 20 us, against about 100 us
@@ -454,11 +459,15 @@ walk_lengths_in_python = _walk_lengths
 
 
 def warm_up() -> None:
-    """Compile (or load) both functions now: a search on a tiny board and the walk back of a route."""
+    """Compile (or load) the functions now: on a tiny board, its tables packed, a search, the walk back
+    of a route, and walking distances."""
     from battlemat.core.board import Board
     from battlemat.core.movement.grid import grid
+    from battlemat.core.movement.walks import walk_field
 
     mover = Mover("", "", "Exit", (1, 1), 1)
-    answer = tables(grid(Board(3, 3))).search(Query(mover, (), (), Kind(False, False, False, False, False)))
+    board = Board(3, 3)
+    answer = tables(grid(board)).search(Query(mover, (), (), Kind(False, False, False, False, False)))
     assert answer is not None
     answer.route(0)
+    walk_field(board, "alternating", (1, 1))
