@@ -5,8 +5,9 @@ with the rules' walking weights (`weights`): a step costs 1, entering difficult 
 a move there), and changing level without stairs CLIMB (a Climb step ends the move, M12: about a
 turn's walking); walls and pits are never walked (M1, M5), nor more than one level at once.
 
-The search runs over the grid's flat tables, compiled by numba where it is installed (about 0.1 s
-for a 1000 x 1000 map, some microseconds for a bundled one), in Python otherwise; its answer is
+The search runs over the grid's flat tables, compiled by numba where it is installed (on a 1000 x
+1000 map about 0.04 s a goal, after 0.2 s once for the weights; microseconds on a bundled map), in
+Python otherwise (bench/bench_board.py, part 2, measures its memory); its answer is
 one int32 array per goal (4 bytes a square). `tests/test_movement_oracle.py` checks it against
 networkx's Dijkstra over the movement graph. Terrain never changes, so each answer is kept in the
 board's cache (`Board.cache.walks`): at most WALKS_KEPT answers, and at most WALKS_BYTES of them.
