@@ -11,7 +11,9 @@ movement graph with the rules' step weights:
 - entering difficult terrain (M4) or climbing (M12) ends the move: those steps may only come last,
   so networkx walks the other steps and each ending step is added once at the end of a walk;
 - nobody ends on another character's square (M10).
-Both the compiled search and the reference search are checked.
+Both the compiled search and the reference search are checked. The searches read the grid's flat
+tables, not the graph: the tables are checked to be the graph's, edge for edge; and the AI's walking
+distances (compiled, and in Python) to be networkx's Dijkstra over the graph with the walking weights.
 """
 
 from __future__ import annotations
@@ -115,7 +117,66 @@ def test_walking_distances_count_difficult_ground_climbs_walls_and_pits() -> Non
     difficult[0, 1] = True
     board = Board(7, 1, level=level, difficult=difficult)
     field = movement.walk_field(board, "alternating", (0, 0))
-    assert field[:6] == [0, 1, 3, 4, 5, 5 + movement.walks.CLIMB]  # into (1,0) is difficult: 2 (M4)
+    assert list(field[:6]) == [0, 1, 3, 4, 5, 5 + movement.walks.CLIMB]  # into (1,0) is difficult: 2 (M4)
     assert field[6] == 5 + 2 * movement.walks.CLIMB  # one level at a time (M12)
     walled = Board(3, 1, blocked=np.array([[False, True, False]]))
     assert movement.walk_field(walled, "alternating", (0, 0))[2] == movement.FAR
+
+
+@settings(max_examples=60, deadline=None)
+@given(scene=scenes())
+def test_the_grid_tables_are_the_movement_graph(scene) -> None:  # type: ignore[no-untyped-def]
+    """Each edge of the graph is the table entry of its slot (neighbour, diagonal M11, difficult M4),
+    each node's terrain its table entry (M1, M5, M12), and the tables hold nothing else."""
+    if scene is None:
+        return
+    board, rules, _, _ = scene
+    gr = movement.grid(board, str(rules.switch("diagonals")))
+    g, w, slots = gr.graph, board.width, gr.slots
+    nbr = np.full((gr.size, slots), -1)
+    for (ux, uy), (vx, vy), d in g.edges(data=True):
+        i, k = uy * w + ux, d["slot"]
+        nbr[i, k] = vy * w + vx
+        assert (gr.diag[i * slots + k], gr.hard[i * slots + k]) == (d["diagonal"], d["difficult"])
+    assert (nbr == gr.arrays.nbr).all()
+    for (x, y), d in g.nodes(data=True):
+        i = y * w + x
+        terrain = (gr.blocked[i], gr.pit[i], gr.level[i], gr.stairs[i])
+        assert terrain == (d["blocked"], d["pit"], d["level"], d["stairs"])
+
+
+def walks_oracle(board: Board, diagonals: str, goal) -> list[int]:  # type: ignore[no-untyped-def]
+    """Walking distances to `goal` by networkx's Dijkstra over the movement graph: a step costs 1,
+    entering difficult ground 2 (M4), a level change without stairs CLIMB (M12); walls and pits are
+    never walked (M1, M5), nor two levels at once."""
+    g = movement.grid(board, diagonals).graph
+
+    def weight(u, v, d):  # type: ignore[no-untyped-def]
+        a, b = g.nodes[u], g.nodes[v]
+        if a["blocked"] or a["pit"] or b["blocked"] or b["pit"] or abs(d["dlevel"]) > 1:
+            return None
+        if d["dlevel"] and not (a["stairs"] or b["stairs"]):
+            return movement.walks.CLIMB
+        return 2 if d["difficult"] else 1
+
+    lengths = nx.single_source_dijkstra_path_length(g.reverse(copy=False), goal, weight=lambda v, u, d: weight(u, v, d))
+    out = [movement.FAR] * (board.width * board.height)
+    for (x, y), d in lengths.items():
+        out[y * board.width + x] = int(d)
+    return out
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@settings(max_examples=60, deadline=None)
+@given(scene=scenes())
+def test_walking_distances_are_networkx_dijkstra_over_the_movement_graph(scene, compiled: bool) -> None:  # type: ignore[no-untyped-def]
+    if scene is None:
+        return
+    board, rules, mover, _ = scene
+    diagonals = str(rules.switch("diagonals"))
+    with pytest.MonkeyPatch.context() as m:
+        if not compiled:
+            m.setattr(kernel, "AVAILABLE", False)
+        board.cache.walks.clear()
+        got = list(movement.walk_field(board, diagonals, mover.at))
+    assert got == walks_oracle(board, diagonals, mover.at)

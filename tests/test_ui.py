@@ -555,7 +555,7 @@ def test_animated_tiles_play_their_frames_and_redraw_only_their_cells(tmp_path: 
     assert art.advance(60) is True and colours() == [blue, green, blue] and flipped_edge()
     assert art.advance(150) is False and colours() == [blue, green, blue]
     assert art.advance(100) is True and colours() == [red, green, red] and flipped_edge()  # 310 ms: round again
-    still = MapArt(lay, [op for op in ops if not op.frames])
+    still = MapArt(lay, [op for op in ops[0] if not op.frames])  # (the map's one tile layer, cell by cell)
     assert still.advance(1000) is False  # nothing animated: nothing to redraw
 
 

@@ -189,5 +189,5 @@ class View:
         if self.allowance("Press") != self.allowance("Dodge"):
             return False
         gr = movement.grid(self.board, self.enc.rules.switch("diagonals"))
-        reach, claimed, sqs = self.reach("Dodge"), self.memory.claimed, gr.sqs
-        return any(sqs[j] in reach and sqs[j] not in claimed for j in gr.zone(goal))  # the few squares next to it
+        reach, claimed, sq = self.reach("Dodge"), self.memory.claimed, gr.sq
+        return any(sq(j) in reach and sq(j) not in claimed for j in gr.zone(goal))  # the few squares next to it

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -145,10 +145,11 @@ class BoardCache:
     Terrain never changes, so nothing here goes stale and nothing needs a key naming the board; no
     module keeps such tables. `dataclasses.replace` makes a board with a fresh cache (a new board
     may have new terrain). Each table is bounded by its user:
-    - `grids`: the movement graph and its search arrays by diagonal setting, each with its reach
+    - `grids`: the movement tables and their search arrays by diagonal setting, each with its reach
       memo (battlemat.core.movement.grid);
     - `sight`: line-of-sight answers by (from, to) square (geometry.sight, at most SIGHT_LIMIT);
-    - `walks`: walking distances to a goal, by (diagonal setting, goal) (movement.walk_field);
+    - `walks`: walking distances to a goal, by (diagonal setting, goal) (movement.walk_field, at
+      most walks.kept(board));
     - `level_windows`: where levels change within r squares, by r (movement.level_changes_near).
     """
 
@@ -157,7 +158,7 @@ class BoardCache:
     def __init__(self) -> None:
         self.grids: dict[str, Any] = {}
         self.sight: dict[tuple[XY, XY], tuple[bool, int, str]] = {}
-        self.walks: dict[tuple[str, XY], list[int]] = {}
+        self.walks: dict[tuple[str, XY], Sequence[int]] = {}
         self.level_windows: dict[int, list[list[bool]]] = {}
 
 

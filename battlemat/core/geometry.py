@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from battlemat.types import XY
 
 # Square-grid steps in a fixed order (the order of every neighbour loop: determinism, STYLE 5).
@@ -63,6 +65,19 @@ def centre(board: Any, sq: XY) -> tuple[float, float]:
         return x * math.sqrt(3) / 2 + 0.5, y + 0.5 + (0.5 if shifted else 0.0)
     shifted = (y % 2 == 1) == odd
     return x + 0.5 + (0.5 if shifted else 0.0), y * math.sqrt(3) / 2 + 0.5
+
+
+def centres(board: Any) -> tuple[np.ndarray, np.ndarray]:
+    """`centre` of every square at once: two float64 arrays [y, x] with the same numbers."""
+    ys, xs = np.mgrid[0:board.height, 0:board.width].astype(np.float64)
+    if not is_hex(board):
+        return xs + 0.5, ys + 0.5
+    odd = board.stagger_index != "even"
+    if board.stagger_axis == "x":
+        shifted = (xs % 2 == 1) == odd
+        return xs * math.sqrt(3) / 2 + 0.5, ys + 0.5 + np.where(shifted, 0.5, 0.0)
+    shifted = (ys % 2 == 1) == odd
+    return xs + 0.5 + np.where(shifted, 0.5, 0.0), ys * math.sqrt(3) / 2 + 0.5
 
 
 def compass(dx: float, dy: float) -> str:

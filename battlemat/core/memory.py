@@ -17,7 +17,7 @@ state's identity. Lifetimes:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from battlemat.core import movement
@@ -78,7 +78,7 @@ class MatchMemory:
         self._allowances: dict[tuple[CharId, str, int, str, bool], int] = {}
         self._figures: dict[tuple[CharId, str, int], int] = {}
         self._strengths: dict[tuple[CharId, int], tuple[int, int, int]] = {}
-        self._walks: dict[XY, list[int]] = {}
+        self._walks: dict[XY, Sequence[int]] = {}
         self._state: StateMemory | None = None
         self.skill_penalty = enc.rules.switch("major_loss_penalty") == "skills"  # L5: major losses take from skills
 
@@ -108,11 +108,15 @@ class MatchMemory:
                 0, parts.base + parts.equipment + parts.talent - (major if self.skill_penalty else 0))
         return got
 
-    def walk_field(self, goal: XY) -> list[int]:
-        """Walking distances to `goal` on the encounter's board (movement.walk_field), by goal."""
+    def walk_field(self, goal: XY) -> Sequence[int]:
+        """Walking distances to `goal` on the encounter's board (movement.walk_field), by goal; as
+        many as the board's own table keeps (a huge map's answers are 4 MB each)."""
         got = self._walks.get(goal)
         if got is None:
-            got = self._walks[goal] = movement.walk_field(self.enc.board, self.enc.rules.switch("diagonals"), goal)
+            board = self.enc.board
+            if len(self._walks) >= movement.walks.kept(board):
+                self._walks.clear()
+            got = self._walks[goal] = movement.walk_field(board, self.enc.rules.switch("diagonals"), goal)
         return got
 
     def strength(self, cid: CharId, major: int, figure: Callable[[], tuple[int, int, int]]) -> tuple[int, int, int]:

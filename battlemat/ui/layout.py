@@ -86,6 +86,26 @@ class Layout:
     def squares_in(self, x0: float, y0: float, x1: float, y1: float) -> list[XY]:
         """Squares whose centre lies within a map-pixel rectangle grown by one tile (for culling)."""
         m = max(self.tw, self.th)
-        mask = (self.cx >= x0 - m) & (self.cx <= x1 + m) & (self.cy >= y0 - m) & (self.cy <= y1 + m)
-        ys, xs = np.nonzero(mask)
-        return list(zip(xs.tolist(), ys.tolist(), strict=True))
+        return self.centred_in(x0 - m, y0 - m, x1 + m, y1 + m)
+
+    def centred_in(self, x0: float, y0: float, x1: float, y1: float) -> list[XY]:
+        """Squares whose centre lies within a map-pixel rectangle (edges included), row by row. Only
+        the rows and columns that can hold such a centre are looked at (a centre is within a tile
+        of x * column width, y * row height), so the cost follows the rectangle, not the map."""
+        b = self.board
+        col, row = self._pitch()
+        gx0, gx1 = max(0, math.floor(x0 / col) - 2), min(b.width, math.ceil(x1 / col) + 2)
+        gy0, gy1 = max(0, math.floor(y0 / row) - 2), min(b.height, math.ceil(y1 / row) + 2)
+        if gx0 >= gx1 or gy0 >= gy1:
+            return []
+        cx, cy = self.cx[gy0:gy1, gx0:gx1], self.cy[gy0:gy1, gx0:gx1]
+        ys, xs = np.nonzero((cx >= x0) & (cx <= x1) & (cy >= y0) & (cy <= y1))
+        return list(zip((xs + gx0).tolist(), (ys + gy0).tolist(), strict=True))
+
+    def _pitch(self) -> tuple[int, int]:
+        """Pixels from one column's centres to the next, and from one row's to the next."""
+        if self.hex and self.board.stagger_axis == "x":
+            return max(1, (self.tw - self.side) // 2 + self.side), max(1, self.th)
+        if self.hex:
+            return max(1, self.tw), max(1, (self.th - self.side) // 2 + self.side)
+        return max(1, self.tw), max(1, self.th)

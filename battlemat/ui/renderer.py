@@ -2,7 +2,10 @@
 
 Static art never changes during a match, so it is composed once into CHUNK x CHUNK pixel tiles
 (lazily, when first seen) and each frame only blits the visible chunks, scaled once per zoom step.
-Frame cost thus depends on the window size, not on the map size or the number of layers.
+Frame cost thus depends on the window size, not on the map size or the number of layers. Memory
+does not grow with the map either: a tile layer keeps its cells as one array of gids and makes draw
+ops only for the chunk being composed (`TileLayer`: a 1000 x 1000 layer is a million cells), and
+the chunks far from the view are let go (at most CHUNKS_KEPT beyond those in view).
 Only this module gives pytmx a pygame image loader (STYLE.md 1: the core reads maps headless), and
 it reads the map through `battlemat.io.tiled.read_tiled` like every other reader.
 """
@@ -10,11 +13,13 @@ it reads the map through `battlemat.io.tiled.read_tiled` like every other reader
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pygame
 
 from battlemat.core.board import DIRECTION_STEPS, Board, directions_text
@@ -25,6 +30,7 @@ from battlemat.ui.camera import Camera
 from battlemat.ui.layout import Layout
 
 CHUNK = 512
+CHUNKS_KEPT = 64  # composed chunks kept beyond those in view (about 1 MB each), least recently seen go first
 DATA_LAYERS = ("terrain", "tokens")  # object layers that carry data, not pictures
 
 
@@ -155,20 +161,21 @@ class _TilePictures:
         return self.animations[(gid, opacity)]
 
 
-def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None) -> tuple[list[DrawOp], Any]:
-    """Every visible picture of a Tiled map as draw ops: tile layers (tiles bottom-left aligned in
-    their cell, as Tiled's renderers do, plus tileset offsets), image layers and tile objects.
-    `only` restricts to layers with those names (used to compare with tmxrasterizer)."""
+def load_tmx_ops(path: Path, layout: Layout, only: tuple[str, ...] | None = None) -> tuple[list[Drawn], Any]:
+    """Every visible picture of a Tiled map in document order: tile layers (`TileLayer`: tiles
+    bottom-left aligned in their cell, as Tiled's renderers do, plus tileset offsets), and image
+    layers and tile objects as draw ops. `only` restricts to layers with those names (used to
+    compare with tmxrasterizer)."""
     tmx = _read_map(path)
     pictures = _TilePictures(tmx, pytmx)
-    ops: list[DrawOp] = []
+    ops: list[Drawn] = []
     for layer in tmx.layers:
         if not _visible(layer) or (only is not None and layer.name not in only):
             continue
         offset = (int(getattr(layer, "offsetx", 0) or 0), int(getattr(layer, "offsety", 0) or 0))
         opacity = float(getattr(layer, "opacity", 1.0) or 0.0)
         if isinstance(layer, pytmx.TiledTileLayer):
-            ops += _tile_layer_ops(layer, layout, pictures, opacity, offset)
+            ops.append(TileLayer(layer, layout, pictures, opacity, offset))
         elif isinstance(layer, pytmx.TiledImageLayer):
             if layer.image is not None:
                 ops.append(DrawOp(_with_opacity(layer.image, opacity), *offset))
@@ -189,25 +196,66 @@ def _read_map(path: Path) -> Any:
     return read_tiled(path, pygame_image_loader)
 
 
-def _tile_layer_ops(layer: Any, layout: Layout, pictures: _TilePictures, opacity: float,
-                    offset: tuple[int, int]) -> list[DrawOp]:
-    """A tile layer's cells, each tile bottom-left aligned in its cell (as Tiled draws them)."""
-    # Tiled paints cells top to bottom by their drawn position: on hex maps staggered along x
-    # the raised columns of a row come before the lowered ones (overlapping tiles layer so).
-    cells = sorted(((x, y, gid) for x, y, gid in layer.iter_data() if gid and layout.board.inside((x, y))),
-                   key=lambda c: (layout.center((c[0], c[1]))[1], c[0]))
-    lox, loy = offset
-    ops: list[DrawOp] = []
-    for x, y, gid in cells:
-        t = pictures.tile(gid, opacity)
+class TileLayer:
+    """A tile layer's cells (one array of gids) and the draw ops of those a region of the map shows,
+    made when asked for: each tile bottom-left aligned in its cell, as Tiled draws them, in Tiled's
+    painting order (iterating gives every op, for small maps and tests)."""
+
+    def __init__(self, layer: Any, layout: Layout, pictures: _TilePictures, opacity: float,
+                 offset: tuple[int, int]) -> None:
+        h, w = layout.board.height, layout.board.width
+        data = np.zeros((h, w), np.int64)  # cells off the board are never drawn
+        rows = np.asarray(layer.data, np.int64) if len(layer.data) else np.zeros((0, 0), np.int64)
+        ch, cw = min(h, rows.shape[0]), min(w, rows.shape[1] if rows.ndim == 2 else 0)
+        data[:ch, :cw] = rows[:ch, :cw]
+        self.gids, self.layout, self.pictures = data, layout, pictures
+        self.opacity, self.offset = opacity, offset
+        # how far a cell's picture reaches from the cell's left and bottom edges, over the tiles used
+        left = right = up = down = 0
+        for gid in np.unique(data).tolist():
+            t = pictures.tile(gid, opacity) if gid else None
+            if t is not None:
+                img, ox, oy = t
+                left, right = min(left, ox + offset[0]), max(right, ox + offset[0] + img.get_width())
+                up, down = min(up, oy + offset[1] - img.get_height()), max(down, oy + offset[1])
+        self.reach = (left - 1, right + 1, up - 1, down + 1)  # (rounding the cell's corner moves it by 1)
+
+    def op(self, x: int, y: int) -> DrawOp | None:
+        """The draw op of one cell, None without a picture."""
+        gid = int(self.gids[y, x])
+        t = self.pictures.tile(gid, self.opacity) if gid else None
         if t is None:
-            continue
+            return None
         img, ox, oy = t
-        cx, cy = layout.center((x, y))
-        left, bottom = cx - layout.tw / 2, cy + layout.th / 2
-        ops.append(DrawOp(img, round(left) + ox + lox, round(bottom) - img.get_height() + oy + loy,
-                          pictures.animation(gid, opacity)))
-    return ops
+        lay = self.layout
+        cx, cy = lay.center((x, y))
+        left, bottom = cx - lay.tw / 2, cy + lay.th / 2
+        return DrawOp(img, round(left) + ox + self.offset[0], round(bottom) - img.get_height() + oy + self.offset[1],
+                      self.pictures.animation(gid, self.opacity))
+
+    def ops_in(self, r: pygame.Rect) -> list[DrawOp]:
+        """The draw ops whose picture overlaps `r` (map pixels), in Tiled's painting order: top to
+        bottom by drawn position (on hex maps staggered along x the raised columns of a row come
+        before the lowered ones: overlapping tiles layer so)."""
+        lay = self.layout
+        left, right, up, down = self.reach
+        half_w, half_h = lay.tw / 2, lay.th / 2
+        cells = lay.centred_in(r.left - right + half_w, r.top - down - half_h,
+                               r.right - left + half_w, r.bottom - up - half_h)
+        cells.sort(key=lambda c: (lay.center(c)[1], c[0]))
+        out = []
+        for x, y in cells:
+            op = self.op(x, y)
+            if op is not None and op.rect.colliderect(r):
+                out.append(op)
+        return out
+
+    def __iter__(self) -> Iterator[DrawOp]:
+        lay = self.layout
+        return iter(self.ops_in(pygame.Rect(-lay.width_px, -lay.height_px, 3 * lay.width_px, 3 * lay.height_px)))
+
+
+Drawn = DrawOp | TileLayer  # what a map shows, in document order
 
 
 def _object_ops(layer: Any, opacity: float, offset: tuple[int, int]) -> list[DrawOp]:
@@ -226,14 +274,34 @@ def _object_ops(layer: Any, opacity: float, offset: tuple[int, int]) -> list[Dra
     return ops
 
 
+class _Ops:
+    """Draw ops given one by one (image layers, tile objects), found by the chunks they overlap."""
+
+    def __init__(self, art: MapArt) -> None:
+        self.art = art
+        self.ops: list[DrawOp] = []
+        self.buckets: dict[tuple[int, int], list[int]] = {}
+
+    def add(self, op: DrawOp) -> None:
+        for key in self.art.chunks_of(op.rect):
+            self.buckets.setdefault(key, []).append(len(self.ops))
+        self.ops.append(op)
+
+    def ops_in(self, r: pygame.Rect) -> list[DrawOp]:
+        """The ops overlapping `r`, in their order: those of the chunks `r` touches."""
+        keys = list(self.art.chunks_of(r))
+        found = self.buckets.get(keys[0], []) if len(keys) == 1 else sorted(
+            {i for key in keys for i in self.buckets.get(key, ())})
+        return [op for i in found if (op := self.ops[i]).rect.colliderect(r)]
+
+
 class MapArt:
     """The chunked, pre-rendered board and its per-zoom scaled copies."""
 
-    def __init__(self, layout: Layout, ops: list[DrawOp], background: tuple[int, int, int] = theme.BG,
+    def __init__(self, layout: Layout, ops: Sequence[Drawn], background: tuple[int, int, int] = theme.BG,
                  arena: bool = False) -> None:
         self.layout = layout
         self.board: Board = layout.board
-        self.ops = ops
         self.background = background
         self.arena = arena
         self.show_grid = True
@@ -241,52 +309,61 @@ class MapArt:
         self.width, self.height = layout.width_px, layout.height_px
         self.cols = max(1, math.ceil(self.width / CHUNK))
         self.rows = max(1, math.ceil(self.height / CHUNK))
-        self._buckets: dict[tuple[int, int], list[int]] = {}
-        for i, op in enumerate(ops):
-            for key in self._chunks_of(op.rect):
-                self._buckets.setdefault(key, []).append(i)
-        self._chunks: dict[tuple[int, int], pygame.Surface] = {}
+        self.layers: list[_Ops | TileLayer] = []  # in document order
+        for op in ops:
+            if isinstance(op, TileLayer):
+                self.layers.append(op)
+                continue
+            if not self.layers or not isinstance(self.layers[-1], _Ops):
+                self.layers.append(_Ops(self))
+            last = self.layers[-1]
+            assert isinstance(last, _Ops)
+            last.add(op)
+        self._chunks: OrderedDict[tuple[int, int], pygame.Surface] = OrderedDict()  # least recently seen first
         self._scaled: dict[tuple[int, int], pygame.Surface] = {}
         self._scaled_zoom = -1.0
-        self._overlays: dict[tuple[int, int], pygame.Surface | None] = {}
+        self._overlays: dict[tuple[int, int], pygame.Surface | None] = {}  # of chunks showing animated cells
         self.clock = 0  # milliseconds since the map appeared: tile animations play on it
-        # cells playing the same animation change together: [frames, the cells, frame shown]
-        by_frames: dict[int, list[Any]] = {}
-        for i, op in enumerate(ops):
-            if op.frames:
-                by_frames.setdefault(id(op.frames), [op, [], 0])[1].append(i)
-        self._animations = list(by_frames.values())
+        self._animated: dict[tuple[int, int], list[DrawOp]] = {}  # per chunk built: its animated cells
+        self._shown: dict[int, tuple[DrawOp, int]] = {}  # per animation (its frames): a cell, the frame shown
 
     # -- building ------------------------------------------------------------------------------
     def invalidate(self) -> None:
         self._chunks.clear()
         self._scaled.clear()
         self._overlays.clear()
+        self._animated.clear()
+
+    def ops_in(self, r: pygame.Rect) -> Iterator[DrawOp]:
+        """Every draw op whose picture overlaps `r` (map pixels), in document order."""
+        for layer in self.layers:
+            yield from layer.ops_in(r)
 
     def advance(self, ms: float) -> bool:
         """Let `ms` milliseconds of tile animation pass. Only the cells whose frame changed are drawn
         again, in the chunks already built; True if any did."""
-        if not self._animations:
+        if not self._shown:
+            self.clock += int(round(ms))
             return False
         self.clock += int(round(ms))
-        dirty: dict[tuple[int, int], list[pygame.Rect]] = {}
-        for anim in self._animations:
-            first, cells, shown = anim
+        changed = set()
+        for frames, (first, shown) in self._shown.items():
             now = first.frame_at(self.clock)
-            if now == shown:
-                continue
-            anim[2] = now
-            for i in cells:
-                r = self.ops[i].rect
-                for key in self._chunks_of(r):
-                    if key in self._chunks:
-                        dirty.setdefault(key, []).append(r)
+            if now != shown:
+                self._shown[frames] = (first, now)
+                changed.add(frames)
+        dirty: dict[tuple[int, int], list[pygame.Rect]] = {}
+        if changed:
+            for key, cells in self._animated.items():
+                rects = [op.rect for op in cells if id(op.frames) in changed]
+                if rects:
+                    dirty[key] = rects
         for key, rects in dirty.items():
             self._redraw(key, rects)
             self._scaled.pop(key, None)
         return bool(dirty)
 
-    def _chunks_of(self, r: pygame.Rect) -> Iterator[tuple[int, int]]:
+    def chunks_of(self, r: pygame.Rect) -> Iterator[tuple[int, int]]:
         for cy in range(max(0, r.top // CHUNK), min(self.rows - 1, (r.bottom - 1) // CHUNK) + 1):
             for cx in range(max(0, r.left // CHUNK), min(self.cols - 1, (r.right - 1) // CHUNK) + 1):
                 yield cx, cy
@@ -303,10 +380,8 @@ class MapArt:
             local = r.move(-ox, -oy).clip(surf.get_rect())
             surf.set_clip(local)
             surf.fill(self.background)
-            for i in self._buckets.get(key, ()):
-                op = self.ops[i]
-                if op.rect.colliderect(r):
-                    surf.blit(op.image_at(self.clock), (op.x - ox, op.y - oy))
+            for op in self.ops_in(r):
+                surf.blit(op.image_at(self.clock), (op.x - ox, op.y - oy))
             if overlay is not None:
                 surf.blit(overlay, (0, 0))
             surf.set_clip(None)
@@ -314,12 +389,33 @@ class MapArt:
     def chunk(self, cx: int, cy: int) -> pygame.Surface:
         surf = self._chunks.get((cx, cy))
         if surf is None:
-            surf, self._overlays[(cx, cy)] = self._build(cx, cy, marks=self.show_marks, grid=self.show_grid)
+            surf, over, animated = self._build(cx, cy, marks=self.show_marks, grid=self.show_grid)
             self._chunks[(cx, cy)] = surf
+            if animated:
+                self._overlays[(cx, cy)], self._animated[(cx, cy)] = over, animated
+                for op in animated:
+                    if id(op.frames) not in self._shown:
+                        self._shown[id(op.frames)] = (op, op.frame_at(self.clock))
+        else:
+            self._chunks.move_to_end((cx, cy))
         return surf
 
-    def _build(self, cx: int, cy: int, marks: bool, grid: bool) -> tuple[pygame.Surface, pygame.Surface | None]:
-        """A chunk's picture, and its overlay of terrain marks and grid (kept to redraw animated cells)."""
+    def kept(self) -> int:
+        """How many composed chunks are kept."""
+        return len(self._chunks)
+
+    def _let_go(self, keep: int) -> None:
+        """Drop the chunks seen least recently, down to `keep` (and their scaled copies)."""
+        while len(self._chunks) > keep:
+            key, _ = self._chunks.popitem(last=False)
+            self._scaled.pop(key, None)
+            self._overlays.pop(key, None)
+            self._animated.pop(key, None)
+
+    def _build(self, cx: int, cy: int, marks: bool, grid: bool
+               ) -> tuple[pygame.Surface, pygame.Surface | None, list[DrawOp]]:
+        """A chunk's picture, its overlay of terrain marks and grid (kept to redraw animated cells),
+        and its animated cells."""
         ox, oy = cx * CHUNK, cy * CHUNK
         w, h = min(CHUNK, self.width - ox), min(CHUNK, self.height - oy)
         surf = pygame.Surface((max(1, w), max(1, h))).convert()
@@ -329,9 +425,11 @@ class MapArt:
             for sq in squares:
                 color = theme.ARENA_A if (sq[0] + sq[1]) % 2 == 0 else theme.ARENA_B
                 pygame.draw.polygon(surf, color, _shift(self.layout.polygon(sq), ox, oy))
-        for i in self._buckets.get((cx, cy), ()):
-            op = self.ops[i]
+        animated = []
+        for op in self.ops_in(pygame.Rect(ox, oy, w, h)):
             surf.blit(op.image_at(self.clock), (op.x - ox, op.y - oy))
+            if op.frames:
+                animated.append(op)
         over = None
         if marks or grid:
             over = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
@@ -342,7 +440,7 @@ class MapArt:
                 for sq in squares:
                     pygame.draw.polygon(over, theme.GRID, _shift(self.layout.polygon(sq), ox, oy), 1)
             surf.blit(over, (0, 0))
-        return surf, over
+        return surf, over, animated
 
     def _mark(self, surf: pygame.Surface, sq: XY, ox: int, oy: int) -> None:
         """Terrain marks that teach the rules: hatching for difficult squares (M4), an arrow for
@@ -402,7 +500,8 @@ class MapArt:
         z = cam.zoom
         clip = screen.get_clip()
         screen.set_clip(pygame.Rect(cam.view_x, cam.view_y, cam.view_w, cam.view_h))
-        for cx, cy in self.visible_chunks(cam):
+        seen = list(self.visible_chunks(cam))
+        for cx, cy in seen:
             x0 = round((cx * CHUNK - cam.x) * z) + cam.view_x
             y0 = round((cy * CHUNK - cam.y) * z) + cam.view_y
             img = self._scaled.get((cx, cy))
@@ -416,8 +515,11 @@ class MapArt:
                     scale = pygame.transform.smoothscale if z < 1 else pygame.transform.scale
                     img = scale(src, (max(1, w), max(1, h)))
                 self._scaled[(cx, cy)] = img
+            elif (cx, cy) in self._chunks:
+                self._chunks.move_to_end((cx, cy))
             screen.blit(img, (x0, y0))
         screen.set_clip(clip)
+        self._let_go(len(seen) + CHUNKS_KEPT)
 
     def render_full(self, marks: bool = False, grid: bool = False) -> pygame.Surface:
         """The whole map at scale 1 (for comparisons with Tiled's own renderer and benchmarks)."""

@@ -6,7 +6,8 @@ others), `follow` (a planned list of squares walked under the rules, cut short w
 and of its context (`context`), and the named results (`Reach`, `Route`, `Step`, `Refusal`...).
 The UI preview, the `reach` command, the AI and the resolver all call these.
 
-Inside: `grid` (the networkx graph of a board, built once and kept in `Board.cache`), `step` (the one
+Inside: `grid` (a board's movement tables, numpy arrays built once and kept in `Board.cache`, and the
+networkx graph they are tested against, built when asked for), `step` (the one
 definition of a step and a jump), `search` (the bounded search built on it), `kernel` (the same
 search compiled, behind a typed query and answer), `memo` (the reach memo and its key), `answers`
 (a search as a Reach) and `walks` (walking distances over several turns, for planning).
@@ -158,13 +159,13 @@ def follow(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Sequenc
             break
         nc, npar = c, par
         for _ in range(len(crossed) + 1):  # a jump's crossed squares count toward the allowance (M5)
-            sc, npar = s.cost(gr.diag[u][k], npar)
+            sc, npar = s.cost(gr.diag[u * gr.slots + k], npar)
             nc += sc
         if nc > mover.allowance:
             stop = beyond(mover.allowance)
             break
         j = gr.node(target)
-        steps.append(Step(gr.sq(j), nc, tuple(gr.sq(x) for x in crossed), gr.diag[u][k]))
+        steps.append(Step(gr.sq(j), nc, tuple(gr.sq(x) for x in crossed), gr.diag[u * gr.slots + k]))
         u, par, lastk, c = j, npar, k, nc
         if ends and index != len(plan) - 1:
             stop = ENDS[ends]
@@ -180,12 +181,12 @@ def _move_to(s: StepRules, u: int, j: int, lastk: int) -> tuple[int, tuple[int, 
     """(slot, squares crossed, refusal, ends) of the move from u to j: a step, or a straight jump (M5)."""
     gr = s.gr
     for k in range(gr.slots):
-        if gr.nbr[u][k] == j:
+        if gr.nbr[u * gr.slots + k] == j:
             v = s.step(u, k)
             return k, (), v.refusal, v.ends
     if s.jumper:
         for k in range(gr.slots):
-            if gr.nbr[u][k] < 0:
+            if gr.nbr[u * gr.slots + k] < 0:
                 continue
             for jump in s.jumps(u, k, lastk):
                 if jump.land == j:

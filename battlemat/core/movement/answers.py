@@ -38,8 +38,8 @@ def answer(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: t
     """Search, and wrap what was found as a Reach."""
     how = kind(rules, mover)
     found = find(gr, rules, mover, occupants, sticky, how)
-    sqs = gr.sqs
-    costs = {sqs[u]: c for u, c in zip(found.nodes, found.costs, strict=True)}
+    w = gr.board.width
+    costs = {(u % w, u // w): c for u, c in zip(found.nodes, found.costs, strict=True)}
     routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found, gr.board.width)
     charge = None
     if how.press:  # M7: one square only, the charge's
@@ -77,8 +77,8 @@ def _charge(gr: Grid, mover: Mover, found: Found) -> tuple[int, Refusal]:
     elif near:
         end = min(near)[2]
     else:
-        board, d, sqs = gr.board, gr.diagonals, gr.sqs
-        end = min((geometry.distance(board, sqs[u], t, d), c, dv, u)
+        board, d, sq = gr.board, gr.diagonals, gr.sq
+        end = min((geometry.distance(board, sq(u), t, d), c, dv, u)
                   for u, c, dv in zip(nodes, costs, devs, strict=True))[3]
     return end, off_line(mover.target_name)
 
@@ -87,8 +87,9 @@ def settle(gr: Grid, rlog: RefusalLog, ended_log: EndedLog) -> dict[int, tuple[i
     """The strongest reason logged for each square (lower priority number wins, first one on ties);
     the neighbours of a square where a move ended are refused by that ending (M4, M12)."""
     refused: dict[int, tuple[int, Refusal]] = {}
-    nbr = gr.nbr
-    rlog = rlog + [(j, PRIO_ENDS, ENDS[ends]) for u, ends in ended_log for j in nbr[u] if j >= 0]
+    nbr, slots = gr.nbr, gr.slots
+    rlog = rlog + [(j, PRIO_ENDS, ENDS[ends]) for u, ends in ended_log for j in nbr[u * slots:(u + 1) * slots]
+                   if j >= 0]
     for j, prio, why in rlog:
         old = refused.get(j)
         if old is None or prio < old[0]:

@@ -1,21 +1,29 @@
-"""The movement graph of a board (networkx) and the flat tables the searches read from it.
+"""The movement grid of a board: flat numpy tables by node and slot, and the networkx graph they read as.
 
 The graph is the model (DESIGN: networkx is the movement graph and the oracle): nodes are squares
 (hexes on hex maps) with their terrain, and there is one directed edge per neighbour step, carrying
 its cost (M11), whether it is diagonal, its compass direction, its slot (a straight direction: jumps
 follow it, M5), the level change (M12) and whether entering is difficult in that direction (M4).
-It is built once per board and diagonal setting and kept in the board's own cache
-(`Board.cache.grids`), with this turn-independent view of it: per node, the neighbour in each slot
-and that step's flags. Per-turn facts (occupants, sticky zones, the mover's skill) never change the
-graph; they enter through the step rules (`step.StepRules`).
+The searches read the same facts from tables instead (`GridArrays`): per node, the neighbour in each
+slot and that step's flags, and the node's terrain. The tables are numpy arrays of about 50 bytes a
+square, built in a few vectorised passes, so a 1000 x 1000 map (the largest battlemat reads) costs
+about 50 MB; the graph, about 5 KB a square, is built only when asked for (`Grid.graph`: the oracle
+tests, the benchmarks' baselines). `tests/test_movement_oracle.py` checks that the tables are the
+graph's, edge for edge.
+
+A grid is built once per board and diagonal setting and kept in the board's own cache
+(`Board.cache.grids`). Per-turn facts (occupants, sticky zones, the mover's skill) never change it;
+they enter through the step rules (`step.StepRules`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
+import numpy as np
 
 from battlemat.core import geometry
 from battlemat.core.board import DIRECTIONS, Board
@@ -23,35 +31,68 @@ from battlemat.core.movement.memo import ReachMemo
 from battlemat.types import XY
 
 
+class GridArrays(NamedTuple):
+    """The grid's tables as numpy arrays, by node (y * width + x) and slot."""
+
+    nbr: np.ndarray  # int32 [n, slots]: the neighbour node in each slot, or -1 off the map
+    diag: np.ndarray  # bool [n, slots]: a diagonal step (M11)
+    hard: np.ndarray  # bool [n, slots]: entering the neighbour this way is difficult (M4)
+    blocked: np.ndarray  # bool [n]
+    pit: np.ndarray  # bool [n]
+    level: np.ndarray  # int16 [n]
+    stairs: np.ndarray  # bool [n]: directional difficulty there: a stair or slope (M12 lets it change level)
+
+
 @dataclass(eq=False)
 class Grid:
-    """The movement graph of one board under one diagonal setting, and its tables by node
-    (node = y * width + x) and slot."""
+    """The movement tables of one board under one diagonal setting. The Python searches read them
+    through flat views (`nbr[node * slots + slot]`, `blocked[node]`...) that index like lists and
+    give Python ints and bools; `arrays` holds the same numbers as numpy arrays."""
 
     board: Board
     diagonals: str
-    graph: nx.DiGraph
     slots: int
-    nbr: list[list[int]]  # node -> slot -> neighbour node, or -1
-    diag: list[list[bool]]  # node -> slot -> a diagonal step (M11)
-    hard: list[list[bool]]  # node -> slot -> entering the neighbour this way is difficult (M4)
-    blocked: list[bool]
-    pit: list[bool]
-    level: list[int]
-    stairs: list[bool]  # directional difficulty there: a stair or slope (M12 lets it change level)
-    sqs: list[XY]  # node -> square
+    arrays: GridArrays
     hexmap: bool
+    nbr: Sequence[int] = ()  # node * slots + slot -> neighbour node, or -1
+    diag: Sequence[bool] = ()  # node * slots + slot -> a diagonal step (M11)
+    hard: Sequence[bool] = ()  # node * slots + slot -> entering the neighbour this way is difficult (M4)
+    blocked: Sequence[bool] = ()  # node -> a wall (M1)
+    pit: Sequence[bool] = ()  # node -> a pit (M5)
+    level: Sequence[int] = ()  # node -> level (M12)
+    stairs: Sequence[bool] = ()  # node -> stairs or a slope (M12)
     memo: ReachMemo = field(default_factory=ReachMemo)  # movement.reach's answers on this grid
     fast: Any = None  # the compiled search's arrays and scratch space (kernel.Tables), made on first use
-    planning: Any = None  # the walkable steps reversed, for walking distances (walks.reversed_walks)
+    planning: Any = None  # the walking weights, for walking distances (walks.weights), made on first use
+    _graph: nx.DiGraph | None = None
     _rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
     _zones: dict[XY, frozenset[int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        a = self.arrays
+        self.nbr, self.diag, self.hard = _view(a.nbr), _view(a.diag), _view(a.hard)
+        self.blocked, self.pit, self.stairs = _view(a.blocked), _view(a.pit), _view(a.stairs)
+        self.level = _view(a.level)
+
+    @property
+    def size(self) -> int:
+        """Nodes: the board's squares."""
+        return self.board.width * self.board.height
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The movement graph (networkx, `build_graph`), built on first use: the model the tables are
+        tested against. Nothing in a match needs it."""
+        if self._graph is None:
+            self._graph = build_graph(self.board, self.diagonals)
+        return self._graph
 
     def node(self, sq: XY) -> int:
         return sq[1] * self.board.width + sq[0]
 
     def sq(self, i: int) -> XY:
-        return self.sqs[i]
+        w = self.board.width
+        return i % w, i // w
 
     def ring(self, at: XY, r: int) -> tuple[tuple[int, int], ...]:
         """Offsets (dx, dy) within distance r of `at` (M11); kept per radius and row/column parity."""
@@ -71,11 +112,22 @@ class Grid:
         """Nodes next to `at`: a sticky foe's reach (M6), the squares a charge aims for (M7)."""
         z = self._zones.get(at)
         if z is None:
+            if len(self._zones) >= ZONES_KEPT:
+                self._zones.clear()
             z = self._zones[at] = frozenset(
                 self.node(s) for s, _, _ in geometry.steps(self.board, at, "chebyshev")
                 if geometry.adjacent(self.board, s, at)
             )
         return z
+
+
+ZONES_KEPT = 4096  # squares whose neighbours are kept per grid; the table starts over when full
+
+
+def _view(a: np.ndarray) -> Sequence[Any]:
+    """A flat view of a table for the Python searches: indexing it gives Python ints and bools."""
+    flat: Any = np.ascontiguousarray(a).reshape(-1)
+    return memoryview(flat)
 
 
 def grid(board: Board, diagonals: str = "alternating") -> Grid:
@@ -138,22 +190,42 @@ def slot_steps(board: Board, sq: XY, diagonals: str) -> list[tuple[XY | None, bo
 
 
 def _build(board: Board, diagonals: str) -> Grid:
-    g = build_graph(board, diagonals)
+    """The tables of `slot_steps` for every square at once: a slot's step (dx, dy, diagonal, compass
+    direction) depends only on the parity of the staggered coordinate (hex maps: alternate rows or
+    columns) or on nothing (square grids), so it is read from `slot_steps` on a probe board for each
+    parity and written for all the squares of that parity together, as array slices."""
+    w, h = board.width, board.height
     hexmap = geometry.is_hex(board)
     slots = 6 if hexmap else (4 if diagonals == "manhattan" else 8)
-    w, n = board.width, board.width * board.height
-    nbr = [[-1] * slots for _ in range(n)]
-    diag = [[False] * slots for _ in range(n)]
-    hard = [[False] * slots for _ in range(n)]
-    for (ux, uy), (vx, vy), d in g.edges(data=True):
-        i, k = uy * w + ux, d["slot"]
-        nbr[i][k] = vy * w + vx
-        diag[i][k] = d["diagonal"]
-        hard[i][k] = d["difficult"]
-    terrain = [g.nodes[(i % w, i // w)] for i in range(n)]
-    return Grid(
-        board, diagonals, g, slots, nbr, diag, hard,
-        blocked=[t["blocked"] for t in terrain], pit=[t["pit"] for t in terrain],
-        level=[t["level"] for t in terrain], stairs=[t["stairs"] for t in terrain],
-        sqs=[(i % w, i // w) for i in range(n)], hexmap=hexmap,
-    )
+    nbr = np.full((h, w, slots), -1, np.int32)
+    diag = np.zeros((h, w, slots), bool)
+    hard = np.zeros((h, w, slots), bool)
+    node = np.arange(h * w, dtype=np.int32).reshape(h, w)
+    probe = Board(6, 6, board.grid, board.stagger_axis, board.stagger_index)
+    by_rows = hexmap and board.stagger_axis == "y"  # which coordinate's parity the steps depend on
+    by_cols = hexmap and board.stagger_axis == "x"
+    for p in (0, 1) if hexmap else (0,):
+        here = (2 + p, 2 + p)  # a probe square of that parity, with every neighbour on the probe board
+        for k, (there, d, name) in enumerate(slot_steps(probe, here, diagonals)):
+            assert there is not None
+            dx, dy = there[0] - here[0], there[1] - here[1]
+            ys = _span(max(0, -dy), min(h, h - dy), p if by_rows else -1)  # squares whose neighbour is on the map
+            xs = _span(max(0, -dx), min(w, w - dx), p if by_cols else -1)
+            ty = slice(ys.start + dy, ys.stop + dy, ys.step)  # and those neighbours
+            tx = slice(xs.start + dx, xs.stop + dx, xs.step)
+            nbr[ys, xs, k] = node[ty, tx]
+            diag[ys, xs, k] = d
+            hard[ys, xs, k] = board.difficult[ty, tx] | (board.difficult_dirs[ty, tx] & DIRECTIONS[name] != 0)
+    n = w * h
+    arrays = GridArrays(nbr.reshape(n, slots), diag.reshape(n, slots), hard.reshape(n, slots),
+                        board.blocked.reshape(-1).copy(), board.pit.reshape(-1).copy(),
+                        board.level.reshape(-1).astype(np.int16), board.difficult_dirs.reshape(-1) != 0)
+    return Grid(board, diagonals, slots, arrays, hexmap)
+
+
+def _span(lo: int, hi: int, parity: int) -> slice:
+    """Coordinates lo <= c < hi, every one (parity -1) or those of one parity."""
+    if parity < 0:
+        return slice(lo, max(lo, hi))
+    lo += (lo - parity) & 1
+    return slice(lo, max(lo, hi), 2)

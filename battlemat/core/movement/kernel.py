@@ -11,6 +11,11 @@ The search works in a window of radius allowance + 1 around the mover (a step mo
 square each way, on hex maps too), so its arrays are sized by the allowance, never by the map.
 A state is one int: local square << 3 | diagonal parity << 2 | ends code (1 difficult, 2 Climb step).
 
+Two more compiled loops serve the grid's other users: `pack_flags` packs the kernel's step flags
+from the grid's tables (one pass, no temporary arrays of a huge map's size), and `walk_lengths` is
+the search of the AI's walking distances (`walks.walk_field`; `walk_lengths_in_python` where numba
+is missing).
+
 Importing this module imports numba (its compiled code is kept in numba's own cache, cache=True;
 nothing here reads or writes a file). Without numba, `AVAILABLE` is False and the reference serves.
 What it saves (bench/bench_reach.py): a query in the open takes about 20 us, against about 100 us
@@ -96,18 +101,11 @@ class Tables:
     __slots__ = ("grid", "flags", "centre", "work", "no_line")
 
     def __init__(self, gr: Grid) -> None:
-        n = len(gr.nbr)
-        sqs, level = gr.sqs, gr.level
-        flags = [
-            [(max(-2, min(2, level[j] - level[i])) << 9) + 256 + ((sqs[j][1] - sqs[i][1] + 1) << 6)
-             + ((sqs[j][0] - sqs[i][0] + 1) << 4) + 8 * (gr.stairs[i] or gr.stairs[j])
-             + 4 * (not (gr.blocked[j] or gr.pit[j]))
-             + 2 * gr.hard[i][k] + gr.diag[i][k] if j >= 0 else 0 for k, j in enumerate(row)]
-            for i, row in enumerate(gr.nbr)
-        ]
+        a = gr.arrays
         self.grid = gr
-        self.flags = np.array(flags, np.int16).reshape((n, gr.slots))
-        self.centre = np.array([geometry.centre(gr.board, sq) for sq in gr.sqs], np.float64).reshape((n, 2))
+        self.flags = np.zeros(a.nbr.shape, np.int16)
+        pack_flags(a.nbr, a.diag, a.hard, a.blocked, a.pit, a.level, a.stairs, gr.board.width, self.flags)
+        self.centre = np.stack(geometry.centres(gr.board), axis=-1).reshape((gr.size, 2))
         self.work: dict[int, tuple[np.ndarray, int, int]] = {}  # allowance -> (scratch, int16 start, float64 start)
         self.no_line = np.array(_NO_LINE, np.float64)  # the line of a search that is not a charge
 
@@ -361,6 +359,23 @@ def _bucket_search(flags, centre, ip, fp, scratch):  # type: ignore[no-untyped-d
     return out
 
 
+def _pack_flags(nbr, diag, hard, blocked, pit, level, stairs, width, flags):  # type: ignore[no-untyped-def]  # noqa: PLR0913 - the grid's tables, as numba takes them
+    """Fill flags[node, slot] (int16, zeros) as `_bucket_search` reads them, from the grid's tables:
+    diagonal (1), difficult to enter (2), enterable (4), stairs at either end (8), dx + 1 (<< 4),
+    dy + 1 (<< 6), a neighbour is there (256), the level change clamped to -2..2 (<< 9)."""
+    n, slots = nbr.shape
+    for i in range(n):
+        x, y = i % width, i // width
+        for k in range(slots):
+            j = nbr[i, k]
+            if j < 0:
+                continue
+            dl = min(2, max(-2, level[j] - level[i]))  # (numba adds int16s as wider ints)
+            flags[i, k] = ((dl << 9) + 256 + ((j // width - y + 1) << 6) + ((j % width - x + 1) << 4)
+                           + 8 * (stairs[i] or stairs[j]) + 4 * (not (blocked[j] or pit[j])) + 2 * hard[i, k]
+                           + diag[i, k])
+
+
 def _route_back(found, q, nre, st):  # type: ignore[no-untyped-def]
     """The route to search state `st`, end first, from bucket_search's answer: the states reached
     are found[q:q + nre] and their links found[q + nre:q + 2 * nre]. Each step is packed as local
@@ -394,18 +409,65 @@ def _scratch_layout(A: int, slots: int) -> tuple[int, int, int]:
     return end + floats, words, end
 
 
+def _walk_lengths(nbr, rev, goal, far):  # type: ignore[no-untyped-def]
+    """walks.walk_field's search: Dijkstra's from `goal` over the reversed steps (`walks.weights`, each
+    1 to 3), the length of the shortest walk from every node to the goal (int32), `far` where none
+    leads there. The queue is a bucket per length, four in a ring (a step adds at most 3): a node
+    is queued only when its length improves, so a bucket never holds a node twice."""
+    n, slots = nbr.shape
+    dist = np.full(n, far, np.int32)
+    buckets = np.empty((4, n), np.int32)
+    blen = np.zeros(4, np.int64)
+    dist[goal] = 0
+    buckets[0, 0] = goal
+    blen[0] = 1
+    queued = 1
+    d = 0
+    while queued > 0:
+        b = d & 3
+        i = 0
+        while i < blen[b]:  # (nothing joins the bucket being walked: every step costs at least 1)
+            j = buckets[b, i]
+            i += 1
+            if dist[j] != d:
+                continue  # walked more cheaply since
+            for k in range(slots):
+                w = rev[j, k]
+                if w == 0:
+                    continue
+                u = nbr[j, k]
+                nd = d + w
+                if nd < dist[u]:
+                    dist[u] = nd
+                    bb = nd & 3
+                    buckets[bb, blen[bb]] = u
+                    blen[bb] += 1
+                    queued += 1
+        queued -= blen[b]
+        blen[b] = 0
+        d += 1
+    return dist
+
+
 # The compiled functions, called directly (no wrapper between): numba compiles on the first call,
 # or loads what it compiled before from its cache.
 bucket_search: Any = numba.njit(cache=True)(_bucket_search) if numba is not None else None
 route_back: Any = numba.njit(cache=True)(_route_back) if numba is not None else None
+pack_flags: Any = numba.njit(cache=True)(_pack_flags) if numba is not None else _pack_flags
+walk_lengths: Any = numba.njit(cache=True)(_walk_lengths) if numba is not None else None
+walk_lengths_in_python = _walk_lengths
 
 
 def warm_up() -> None:
-    """Compile (or load) both functions now: a search on a tiny board and the walk back of a route."""
+    """Compile (or load) the functions now: on a tiny board, its tables packed, a search, the walk back
+    of a route, and walking distances."""
     from battlemat.core.board import Board
     from battlemat.core.movement.grid import grid
+    from battlemat.core.movement.walks import walk_field
 
     mover = Mover("", "", "Exit", (1, 1), 1)
-    answer = tables(grid(Board(3, 3))).search(Query(mover, (), (), Kind(False, False, False, False, False)))
+    board = Board(3, 3)
+    answer = tables(grid(board)).search(Query(mover, (), (), Kind(False, False, False, False, False)))
     assert answer is not None
     answer.route(0)
+    walk_field(board, "alternating", (1, 1))

@@ -77,43 +77,47 @@ class Reference(Found):
     def _steps(self, st: int, c: int) -> None:
         rules, gr, A = self._rules, self.gr, self._A
         u, par = st >> 7, (st >> 2) & 1
+        nbr, diags, row = gr.nbr, gr.diag, u * gr.slots
         for k in range(gr.slots):
-            if gr.nbr[u][k] < 0:
+            if nbr[row + k] < 0:
                 continue
             v = rules.step(u, k)
             if v.refusal is not None:
                 self._rlog.append((v.to, v.prio, v.refusal))
                 continue
-            sc, npar = rules.cost(gr.diag[u][k], par)
+            diag = diags[row + k]
+            sc, npar = rules.cost(diag, par)
             nc = c + sc
             if nc > A:
                 continue
             ns = (v.to << 7) | ((k + 1 if rules.jumper else 0) << 3) | (npar << 2) | v.ends
             if rules.press:
-                self._relax(st, ns, nc, _Link(st, (), gr.diag[u][k]), self._dev[st] + rules.deviation(v.to))
+                self._relax(st, ns, nc, _Link(st, (), diag), self._dev[st] + rules.deviation(v.to))
             elif nc < self._cost.get(ns, A + 1) and not (npar and nc >= self._cost.get(ns ^ 4, A + 1)):
                 # A square reached with the next diagonal costing 2 is no better than the same square
                 # as cheaply with it costing 1 (M11): that state is not searched.
-                self._cost[ns], self._dev[ns], self._parent[ns] = nc, 0.0, _Link(st, (), gr.diag[u][k])
+                self._cost[ns], self._dev[ns], self._parent[ns] = nc, 0.0, _Link(st, (), diag)
                 self._buckets[nc].append(ns)
 
     def _jumps(self, st: int, c: int) -> None:
         rules, gr, A = self._rules, self.gr, self._A
         u, lastk, par = st >> 7, ((st >> 3) & 15) - 1, (st >> 2) & 1
+        nbr, row = gr.nbr, u * gr.slots
         for k in range(gr.slots):
-            if gr.nbr[u][k] < 0:
+            if nbr[row + k] < 0:
                 continue
+            diag = gr.diag[row + k]
             for jump in rules.jumps(u, k, lastk):
                 if jump.refusal is not None:
                     self._rlog.append((jump.land, PRIO_RULE, jump.refusal))
                     continue
                 nc, npar = c, par
                 for _ in range(len(jump.crossed) + 1):  # the squares crossed count toward the allowance (M5)
-                    sc, npar = rules.cost(gr.diag[u][k], npar)
+                    sc, npar = rules.cost(diag, npar)
                     nc += sc
                 if nc <= A:
                     ns = (jump.land << 7) | ((k + 1) << 3) | (npar << 2) | rules.jump_ends(jump, k)
-                    self._relax(st, ns, nc, _Link(st, jump.crossed, gr.diag[u][k]), 0.0)
+                    self._relax(st, ns, nc, _Link(st, jump.crossed, diag), 0.0)
 
     def _relax(self, st: int, ns: int, nc: int, link: _Link, d: float) -> None:
         old = self._cost.get(ns, self._A + 1)

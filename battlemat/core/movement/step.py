@@ -129,7 +129,8 @@ class StepRules:
     def step(self, u: int, k: int) -> Verdict:
         """The rules of stepping from node u through slot k (a neighbour must be there)."""
         gr = self.gr
-        j = gr.nbr[u][k]
+        uk = u * gr.slots + k
+        j = gr.nbr[uk]
         if gr.blocked[j]:
             return Verdict(j, BLOCKED, PRIO_TERRAIN, GOES_ON)  # M1: nobody enters a wall
         if gr.pit[j]:
@@ -137,7 +138,7 @@ class StepRules:
         o = self.occ.get(j)
         if o is not None and not o.friend:
             return Verdict(j, occupied(o.name), PRIO_TERRAIN, GOES_ON)  # M10: enemies cannot be passed
-        ends = ENDS_M4 if gr.hard[u][k] else GOES_ON  # M4: entering difficult terrain ends the move
+        ends = ENDS_M4 if gr.hard[uk] else GOES_ON  # M4: entering difficult terrain ends the move
         dl = gr.level[j] - gr.level[u]
         if dl:
             if abs(dl) == 1 and (gr.stairs[j] or gr.stairs[u]):
@@ -168,24 +169,24 @@ class StepRules:
         """M5: straight jumps from u in slot k's direction over pits and squares difficult to enter
         on u's level, landing on the first enterable free square of that level beyond; a running
         jump (the step before went the same way) reaches farther than a standing one."""
-        gr = self.gr
+        gr, slots = self.gr, self.gr.slots
         out: list[Jump] = []
         crossed: list[int] = []
         cur, level = u, gr.level[u]
         running = lastk == k
         while True:
-            nxt = gr.nbr[cur][k]
-            if nxt < 0 or gr.blocked[nxt] or gr.level[nxt] != level or not (gr.pit[nxt] or gr.hard[cur][k]):
+            nxt = gr.nbr[cur * slots + k]
+            if nxt < 0 or gr.blocked[nxt] or gr.level[nxt] != level or not (gr.pit[nxt] or gr.hard[cur * slots + k]):
                 break  # only pits and difficult squares are jumped
             crossed.append(nxt)
-            land = gr.nbr[nxt][k]
+            land = gr.nbr[nxt * slots + k]
             if land < 0:
                 break
             cur = nxt
             if gr.blocked[land] or gr.pit[land] or gr.level[land] != level or land in self.occ:
                 continue
             n = len(crossed)
-            gap = n * (2.83 if gr.diag[u][k] else 2.0)  # metres: squares of 2 m, diagonals 2.83 m
+            gap = n * (2.83 if gr.diag[u * slots + k] else 2.0)  # metres: squares of 2 m, diagonals 2.83 m
             if gap <= (self.run_m if running else self.stand_m):
                 out.append(Jump(land, tuple(crossed), self.leave(u, land)))
             elif not running and gap <= self.run_m:
@@ -196,7 +197,7 @@ class StepRules:
 
     def jump_ends(self, jump: Jump, k: int) -> int:
         """M4: a jump ends the move when its landing is difficult to enter from the last square crossed."""
-        return ENDS_M4 if self.gr.hard[jump.crossed[-1]][k] else GOES_ON
+        return ENDS_M4 if self.gr.hard[jump.crossed[-1] * self.gr.slots + k] else GOES_ON
 
     def deviation(self, j: int) -> float:
         """M7: how far a square's centre lies from the charge's straight line (0 for any other move)."""

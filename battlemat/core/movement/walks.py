@@ -1,18 +1,23 @@
 """Walking distances over several turns, for planning (the AI): how many squares from each square to a goal.
 
-A query of the movement graph (grid.py) with networkx's Dijkstra, from the goal over the reversed
-graph, with the rules' walking weights: a step costs 1, entering difficult ground 2 (M4 ends a
-move there), and changing level without stairs CLIMB (a Climb step ends the move, M12: about a
-turn's walking); walls and pits are never walked (M1, M5), nor more than one level at once. Terrain
-never changes, so each answer is kept in the board's cache (`Board.cache.walks`) for as long as
-the board lives.
+A query of the movement grid (grid.py): Dijkstra's search from the goal over the reversed steps,
+with the rules' walking weights (`weights`): a step costs 1, entering difficult ground 2 (M4 ends
+a move there), and changing level without stairs CLIMB (a Climb step ends the move, M12: about a
+turn's walking); walls and pits are never walked (M1, M5), nor more than one level at once.
+
+The search runs over the grid's flat tables, compiled by numba where it is installed (on a 1000 x
+1000 map about 0.04 s a goal, after 0.2 s once for the weights; microseconds on a bundled map), in
+Python otherwise (bench/bench_board.py, part 2, measures its memory); its answer is
+one int32 array per goal (4 bytes a square). `tests/test_movement_oracle.py` checks it against
+networkx's Dijkstra over the movement graph. Terrain never changes, so each answer is kept in the
+board's cache (`Board.cache.walks`): at most WALKS_KEPT answers, and at most WALKS_BYTES of them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-import networkx as nx
 import numpy as np
 
 from battlemat.core.board import Board
@@ -22,61 +27,69 @@ from battlemat.types import XY
 FAR = 1 << 20  # no walk leads there
 CLIMB = 3  # a Climb step up or down one level ends the move (M12): about a turn's walking
 WALKS_KEPT = 4096  # answers per board; the table starts over when full
+WALKS_BYTES = 64 << 20  # and no more than this much of them (16 answers on a 1000 x 1000 map)
 
 
-def walking_weight(gr: Grid, u: int, j: int, k: int) -> int | None:
-    """The planner's cost of stepping from node u to its neighbour j in slot k, None if never walked."""
-    if gr.blocked[u] or gr.pit[u] or gr.blocked[j] or gr.pit[j]:
-        return None
-    dl = gr.level[j] - gr.level[u]
-    if abs(dl) > 1:
-        return None
-    if dl and not (gr.stairs[j] or gr.stairs[u]):
-        return CLIMB  # M12: a climb, not a stair
-    return 2 if gr.hard[u][k] else 1  # M4
-
-
-def reversed_walks(gr: Grid) -> nx.DiGraph:
-    """The walkable steps of a grid reversed (an edge j -> u for each step u -> j), by node, with
-    their walking weights: a search from a goal over it finds the walk from every square to the goal.
-    Built once per grid."""
-    rev: nx.DiGraph | None = gr.planning
+def weights(gr: Grid) -> np.ndarray:
+    """The planner's cost of each step as the tables give them (int8 [node, slot]; 0: never walked):
+    reversed, so that entry [j, k] is the step from j's neighbour in slot k into j (the opposite slot
+    leads back: slots are listed round the compass). Built once per grid."""
+    rev: np.ndarray | None = gr.planning
     if rev is None:
-        rev = nx.DiGraph()
-        rev.add_nodes_from(range(len(gr.nbr)))
-        rev.add_weighted_edges_from(
-            (j, u, w) for u, row in enumerate(gr.nbr) for k, j in enumerate(row)
-            if j >= 0 and (w := walking_weight(gr, u, j, k)) is not None
-        )
+        a = gr.arrays
+        level = a.level.astype(np.int32)
+        walkable = ~(a.blocked | a.pit)  # M1, M5
+        rev = np.zeros((gr.size, gr.slots), np.int8)
+        for k in range(gr.slots):
+            u = a.nbr[:, k]  # the neighbour the step starts from, and the slot it steps through
+            back = (k + gr.slots // 2) % gr.slots
+            i = np.maximum(u, 0)
+            dl = level - level[i]
+            never = (u < 0) | ~walkable | ~walkable[i] | (np.abs(dl) > 1)  # M12: one level at a time
+            climb = (dl != 0) & ~(a.stairs | a.stairs[i])  # M12: a climb, not a stair
+            rev[:, k] = np.where(never, 0, np.where(climb, CLIMB, np.where(a.hard[i, back], 2, 1)))  # M4
         gr.planning = rev
     return rev
 
 
-def walk_field(board: Board, diagonals: str, goal: XY) -> list[int]:
+def walk_field(board: Board, diagonals: str, goal: XY) -> Sequence[int]:
     """Squares of walking from every node (y * width + x) to `goal`, FAR where no walk leads there."""
     walks = board.cache.walks
     key = (diagonals, (goal[0], goal[1]))
     field = walks.get(key)
     if field is None:
         gr = grid(board, diagonals)
-        field = [FAR] * len(gr.nbr)
-        for node, d in nx.single_source_dijkstra_path_length(reversed_walks(gr), gr.node(goal)).items():
-            field[node] = int(d)
-        if len(walks) >= WALKS_KEPT:
+        lengths: Any = _lengths(gr.arrays.nbr, weights(gr), gr.node(goal))
+        field = memoryview(lengths)
+        if len(walks) >= kept(board):
             walks.clear()
         walks[key] = field
     return field
 
 
+def kept(board: Board) -> int:
+    """How many walking-distance answers a table keeps for `board` (WALKS_KEPT, WALKS_BYTES)."""
+    return max(1, min(WALKS_KEPT, WALKS_BYTES // (4 * board.width * board.height)))
+
+
+def _lengths(nbr: np.ndarray, rev: np.ndarray, goal: int) -> np.ndarray:
+    """The search, compiled where numba is installed (kernel.walk_lengths)."""
+    from battlemat.core.movement import kernel
+
+    search = kernel.walk_lengths if kernel.AVAILABLE else kernel.walk_lengths_in_python
+    return search(nbr, rev, goal, FAR)  # type: ignore[no-any-return]
+
+
 def level_changes_near(board: Board, at: XY, r: int) -> bool:
     """Whether any square within r squares of `at` in x and y lies on another level than `at` (M12).
     Worked out for the whole board once per radius: where the highest and the lowest level in the
-    window around a square differ."""
+    window around a square differ (the window's extremes taken along rows, then along columns)."""
     windows = board.cache.level_windows
     varies: Any = windows.get(r)
     if varies is None:
-        level = np.asarray(board.level)
-        edge = np.pad(level, r, mode="edge")  # squares off the map repeat the edge: no change
-        view = np.lib.stride_tricks.sliding_window_view(edge, (2 * r + 1, 2 * r + 1))
-        varies = windows[r] = (view.max(axis=(2, 3)) != view.min(axis=(2, 3))).tolist()
+        edge = np.pad(np.asarray(board.level), r, mode="edge")  # squares off the map repeat the edge: no change
+        rows = np.lib.stride_tricks.sliding_window_view(edge, 2 * r + 1, axis=1)
+        hi = np.lib.stride_tricks.sliding_window_view(rows.max(axis=-1), 2 * r + 1, axis=0).max(axis=-1)
+        lo = np.lib.stride_tricks.sliding_window_view(rows.min(axis=-1), 2 * r + 1, axis=0).min(axis=-1)
+        varies = windows[r] = (hi != lo).tolist()
     return bool(varies[at[1]][at[0]])

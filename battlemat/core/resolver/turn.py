@@ -102,7 +102,7 @@ class Turn:
         self.rules: Rules = self.enc.rules
         self.n = self.state.turn
         self.st = dict(self.state.chars)
-        self.levels: list[int] = []  # the board's level by node (M12, R5), as the movement grid keeps them
+        self.levels: Sequence[int] = ()  # the board's level by node (M12, R5), as the movement grid keeps them
         if self.enc.board is not None:
             self.levels = movement.grid(self.enc.board, str(self.rules.switch("diagonals"))).level
 
