@@ -395,3 +395,19 @@ def test_M6_sticky_context_built_on_a_start_context_is_a_fresh_context(seed):
         reused = movement.context(enc, chars, side, uses, standing=start.occupants)
         assert reused == movement.context(enc, chars, side, uses) and reused.occupants is start.occupants
     assert any(movement.context(enc, chars, side, uses).sticky for side in enc.sides) or not uses
+
+
+def test_refusal_names_what_cuts_the_way_within_the_allowance():
+    """A square near enough (M1 distance within the allowance) but not reached says what bars the
+    straight way there: a pit (M5), a wall, someone standing (M10); farther squares stay 'beyond the
+    allowance' (M1)."""
+    corridor = ["#######", "..O....", "#######"]
+    rc = reach(board_from(corridor), RULES, mover(at=(1, 1), allow=2))
+    assert rc.refused[(3, 1)].rule == "M5" and "pit at (2, 1)" in rc.refused[(3, 1)].why
+    assert rc.refused[(4, 1)] == movement.Refusal("M1", "beyond the allowance of 2 squares (M1)")
+    walled = ["#######", "..#....", "#######"]
+    rc = reach(board_from(walled), RULES, mover(at=(1, 1), allow=2))
+    assert rc.refused[(3, 1)].rule == "M1" and "wall at (2, 1) bars the way" in rc.refused[(3, 1)].why
+    orc = Context({(2, 1): Occupant("Orc", False)})
+    rc = reach(board_from(corridor[:1] + ["......."] + corridor[2:]), RULES, mover(at=(1, 1), allow=2), orc)
+    assert rc.refused[(3, 1)].rule == "M10" and "Orc at (2, 1) bars the way" in rc.refused[(3, 1)].why

@@ -127,6 +127,29 @@ class _Routes(Mapping[XY, tuple[Step, ...]]):
         return sq in self._squares
 
 
+def _cut_off(gr: Grid, mover: Mover, sq: XY, occupants: dict[XY, Any],
+             refused: dict[int, tuple[int, Refusal]]) -> Refusal:
+    """Why a square within the allowance by distance was not reached: the first thing barring the
+    straight way there (a pit M5, a wall, someone standing M10, a refused step), with no way round
+    within the allowance; M1 when the straight way is open but every way is too long."""
+    w = gr.board.width
+    for x, y in geometry.line(gr.board, mover.at, sq)[1:-1]:
+        j = y * w + x
+        if gr.pit[j]:
+            return Refusal("M5", f"the way is cut by a pit at ({x}, {y}), never entered (M5), and there is "
+                                 f"no way round within {mover.allowance} squares")
+        if gr.blocked[j]:
+            return Refusal("M1", f"a wall at ({x}, {y}) bars the way, and there is no way round within "
+                                 f"{mover.allowance} squares (M1)")
+        if (x, y) in occupants and (x, y) != mover.at:
+            return Refusal("M10", f"{occupants[x, y].name} at ({x}, {y}) bars the way (M10), and there is no way "
+                                  f"round within {mover.allowance} squares")
+        if j in refused:
+            rule, why = refused[j][1]
+            return Refusal(rule, f"the way is cut at ({x}, {y}): {why}")
+    return Refusal("M1", f"no way there within the allowance of {mover.allowance} squares (M1)")
+
+
 class _Refusals(Mapping[XY, Refusal]):
     """Why each square within allowance + 2 cannot be reached, worked out when first asked for.
     `charge` is a Press charge's square and the refusal of the others it found (M7)."""
@@ -168,6 +191,8 @@ class _Refusals(Mapping[XY, Refusal]):
                 why = occupied(occupants[x, y].name)
             elif j in refused:
                 why = refused[j][1]
+            elif geometry.distance(gr.board, here, (x, y), gr.diagonals) <= mover.allowance:
+                why = _cut_off(gr, mover, (x, y), occupants, refused)
             else:
                 why = far
             self._out[(x, y)] = why
