@@ -117,7 +117,7 @@ class Save:
         p = Path(self.encounter)
         out = []
         if not p.is_absolute() and save_file is not None:
-            out.append(Path(save_file).parent / p)
+            out.append(Path(os.path.normpath(Path(save_file).parent / p)))
         if self.ref.absolute:
             out.append(Path(self.ref.absolute))
         out.append(p)

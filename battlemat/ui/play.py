@@ -254,8 +254,9 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
     # -- files ---------------------------------------------------------------------------------
     def restart(self) -> None:
         s = self.session
+        autosave = autosave_for(self.services.save_dir, s.path) if s.autosave_path else None  # not a branch's
         self.load_session(Session(s.path, seed=s.match.seed, dice=s.dice_override, pc_sides=s.pc_sides,
-                                  autosave=s.autosave_path))
+                                  autosave=autosave))
         self.refresh_panels()
 
     def save_game(self, path: Path | None = None) -> Path | None:

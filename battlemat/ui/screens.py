@@ -293,7 +293,11 @@ class SaveAsScreen(WindowScreen):
         self.window = UIWindow(rect, manager, window_display_title="Save as", always_on_top=True)
         inner = self.window.get_container().get_rect()
         self.folder = folder
-        self.info = UILabel(pygame.Rect(10, 8, inner.width - 20, 24), f"Name of the save, in {folder}:", manager,
+        where = str(folder)
+        room = (inner.width - 20) // 8 - 24  # characters the label can show beside its words
+        if len(where) > room:
+            where = "..." + where[-room:]
+        self.info = UILabel(pygame.Rect(10, 8, inner.width - 20, 24), f"Name of the save, in {where}:", manager,
                             container=self.window, object_id=ObjectID("#dim"))
         self.entry = UITextEntryLine(pygame.Rect(10, 36, inner.width - 20, 34), manager, container=self.window,
                                      initial_text=suggested)

@@ -96,10 +96,11 @@ class Where:
         return out
 
     def title(self) -> str:
-        """The short form for the title bar: 'turn 2 of 5 - rewound'."""
+        """The short form for the title bar: 'turn 2 of 5 - rewound', 'turn 5 - a branch'."""
         if self.rewound:
             return f"turn {self.turn} of {self.last} - {'replay' if self.replay else 'rewound'}"
-        return self.words()
+        return (f"turn {self.turn}" + (" - combat over" if self.over else "")
+                + (" - a branch" if self.branched_at else ""))
 
 
 def same_turn(a: Sequence[Intent], b: Sequence[Intent]) -> bool:

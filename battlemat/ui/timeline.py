@@ -23,6 +23,7 @@ from battlemat.ui.state import Preview, ScreenState, Selection
 HEIGHT = 52
 MARGIN = 8
 LABELS_FROM = 24  # pixels between marks at which each mark shows its turn number
+OFF_BOARD = (-1, -1)  # where the pointer counts as being while it is on the strip
 
 
 @dataclass(frozen=True)
@@ -79,10 +80,10 @@ class Timeline:
                 turn = self.turn_at(event.pos[0], where.last)
                 return Scrub(True, turn if turn != where.turn else None)
             return Scrub(self.dragging)
-        if event.type == pygame.MOUSEBUTTONUP:
+        if event.type == pygame.MOUSEBUTTONUP:  # the board ends its own drags (a pan) wherever they end
             was = self.dragging
             self.dragging = False
-            return Scrub(was or on_strip)
+            return Scrub(was)
         if not on_strip:
             return Scrub()
         if event.button == 1 and enabled and self.track.inflate(24, 10).collidepoint(event.pos):
@@ -149,6 +150,7 @@ class TimeTravel(ScreenState):
 
     timeline: Timeline
     side: Sidebar | None
+    drag_from: tuple[int, int] | None  # a drag of the board (a pan) under way
     victory_shown: bool
     idle: tuple[str, ...]
 
@@ -195,16 +197,25 @@ class TimeTravel(ScreenState):
             return (f"Rewound to turn {w.turn} of {w.last}: Enter replays it, PgDn skips it, End: the latest; "
                     "a changed intent branches.", theme.ACCENT)
         if w.branched_at and w.branched_at == w.turn - 1 and s.autosave_path is not None:
-            return (f"Branched at turn {w.branched_at}: this line saves to {s.autosave_path.name}; the original "
-                    f"stays in {s.branch_of}. Turn {w.turn}: declare, then Enter.", theme.GOOD)
+            return (f"Branched at turn {w.branched_at}: saved as {s.autosave_path.name}; the original stays in "
+                    f"{s.branch_of}.", theme.GOOD)
         return f"Turn {w.turn}: declare, then Enter.", theme.TEXT
 
     def scrub(self, event: pygame.event.Event) -> bool:
-        """The timeline's share of a mouse event; True when it was the timeline's."""
-        self.timeline.place(self.frame.board)
-        got = self.timeline.handle(event, self.session.where(), self.player is None)
+        """The timeline's share of a mouse event; True when it was the timeline's. The pointer on
+        the strip is off the board: no square or token under it is hovered."""
+        if self.drag_from is not None:  # panning the board: the strip is just board
+            return False
+        tl = self.timeline
+        tl.place(self.frame.board)
+        got = tl.handle(event, self.session.where(), self.player is None)
         if got.go_to is not None:
             self.go_to_turn(got.go_to)
+        if event.type == pygame.MOUSEMOTION and tl.hover is not None:
+            self.mouse = OFF_BOARD
+            if not tl.dragging:
+                self.set_status(f"Turn {tl.hover}: click to show its start (or drag along the turns).", theme.TEXT)
+            return True
         return got.used
 
     def draw_timeline(self, surface: pygame.Surface) -> None:
