@@ -270,6 +270,7 @@ def test_timeline_click_and_drag_go_to_turns(app) -> None:
                                          touch=False))
     ticks(app, 1)
     assert seen == [2, 3] and s.turn == 3 and not s.future
+    assert "== Turn 2 ==" in app.play.side.log_plain and not app.play.log_behind  # laid out on release
     assert app.play.drag_from is None  # the board did not take the drag as a pan
     click(app, (tl.x_of(2, 3), y))
     assert s.turn == 2 and states_equal(s.match, fresh_after(s, 1))

@@ -407,7 +407,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
         self.refresh_panels()
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
-        if not consumed and self.scrub(event):  # the timeline under the board (timeline.py)
+        if self.scrub(event, consumed):  # the timeline under the board (timeline.py)
             return None
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             return self._button(event.ui_element)

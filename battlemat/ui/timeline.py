@@ -151,30 +151,40 @@ class TimeTravel(ScreenState):
     timeline: Timeline
     side: Sidebar | None
     drag_from: tuple[int, int] | None  # a drag of the board (a pan) under way
+    log_behind = False  # the log panel still shows another turn (a drag along the timeline)
     victory_shown: bool
     idle: tuple[str, ...]
 
     def _log_intro(self) -> None:  # provided by PlayScreen
         raise NotImplementedError
 
-    def go_to_turn(self, turn: int) -> None:
-        """Show the start of `turn`: the board, the log up to it and its recorded intents."""
+    def go_to_turn(self, turn: int, log: bool = True) -> None:
+        """Show the start of `turn`: the board, its recorded intents and (`log`) the log up to it.
+        A drag along the timeline leaves the log for its release: laying out a long log takes far
+        longer than replaying the turns."""
         s = self.session
         if self.player is not None or turn == s.turn:
             return
         try:
-            events = s.go_to(turn)
+            s.go_to(turn)
         except BattlematError as exc:  # a saved turn the rules refuse (the encounter changed)
             self.set_status(f"Cannot go to turn {turn}: {exc}", theme.BAD)
             return
         self.sel, self.preview, self.idle = Selection(), Preview(), ()
         self.victory_shown = s.outcome().over  # scrubbing to the end shows the board, not the summary again
+        self.log_behind = not log
+        if log:
+            self.relog()
+        self.set_status(*self.turn_status())
+        self.refresh_panels()
+
+    def relog(self) -> None:
+        """The log panel as it stood at the start of the turn shown."""
+        self.log_behind = False
         if self.side is not None:
             self.side.clear_log()
             self._log_intro()
-            self.side.log_events(list(events))
-        self.set_status(*self.turn_status())
-        self.refresh_panels()
+            self.side.log_events(list(self.session.match.log))
 
     def step_turn(self, step: int) -> None:
         w = self.session.where()
@@ -201,16 +211,19 @@ class TimeTravel(ScreenState):
                     f"{s.branch_of}.", theme.GOOD)
         return f"Turn {w.turn}: declare, then Enter.", theme.TEXT
 
-    def scrub(self, event: pygame.event.Event) -> bool:
+    def scrub(self, event: pygame.event.Event, consumed: bool = False) -> bool:
         """The timeline's share of a mouse event; True when it was the timeline's. The pointer on
-        the strip is off the board: no square or token under it is hovered."""
-        if self.drag_from is not None:  # panning the board: the strip is just board
-            return False
+        the strip is off the board: no square or token under it is hovered. A release ends a drag
+        wherever it happens, over a widget too."""
+        if self.drag_from is not None or (consumed and event.type != pygame.MOUSEBUTTONUP):
+            return False  # panning the board (the strip is just board), or a widget's event
         tl = self.timeline
         tl.place(self.frame.board)
         got = tl.handle(event, self.session.where(), self.player is None)
         if got.go_to is not None:
-            self.go_to_turn(got.go_to)
+            self.go_to_turn(got.go_to, log=not tl.dragging)
+        if not tl.dragging and self.log_behind:
+            self.relog()
         if event.type == pygame.MOUSEMOTION and tl.hover is not None:
             self.mouse = OFF_BOARD
             if not tl.dragging:
