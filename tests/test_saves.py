@@ -32,7 +32,8 @@ def test_save_round_trip_keeps_every_field(tmp_path: Path) -> None:
     save = Save(str(DEFAULT), 7, "d8", (_every_kind_of_intent(), ()), ("watch",), meta={"title": "x"})
     path = write_save(save, tmp_path / "game.json")
     back = read_save(path)
-    assert back.encounter == save.encounter and back.seed == 7 and back.dice == "d8"
+    assert back.encounter_path(path).resolve() == DEFAULT and back.seed == 7 and back.dice == "d8"
+    assert not Path(back.encounter).is_absolute()  # written relative to the save (a moved folder keeps it)
     assert back.pc_sides == ("watch",)
     assert back.turns == save.turns  # Intent equality: who, use, target, modifiers, to, path, share, item
     data = json.loads(path.read_text())

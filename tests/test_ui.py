@@ -76,6 +76,15 @@ def skill_key(app: App, half: str) -> int:
             pygame.K_9, pygame.K_0)[i]
 
 
+def press_resolve(app: App) -> None:
+    """Enter, and Enter again when Resolve asks about player characters left idle (ui/idle.py)."""
+    from battlemat.ui.screens import ConfirmScreen
+
+    key(app, pygame.K_RETURN)
+    if isinstance(app.stack[-1], ConfirmScreen):
+        key(app, pygame.K_RETURN)
+
+
 def finish_turn(app: App, limit: int = 2000) -> None:
     for _ in range(limit):
         if app.play.player is None:
@@ -109,7 +118,7 @@ def test_select_declare_and_resolve_a_full_turn_with_input_events(app, tmp_path:
     declared = play.session.declared["farran"]
     assert (declared.use, declared.target) == ("Press", "statue")
 
-    key(app, pygame.K_RETURN)
+    press_resolve(app)
     assert play.player is not None  # the turn is animating
     finish_turn(app)
     s = play.session
@@ -188,7 +197,7 @@ def test_f1_opens_the_rules_panel_with_core_and_house_tags(app) -> None:
 def test_step_mode_advances_one_event_per_key(app) -> None:
     play = app.play
     key(app, pygame.K_t)
-    key(app, pygame.K_RETURN)
+    press_resolve(app)
     ticks(app, 30, dt=0.5)
     assert play.player is not None and play.player.waiting
     before = play.player.index
@@ -205,7 +214,7 @@ def test_victory_screen_when_a_side_is_defeated(app) -> None:
     for _ in range(12):
         if play.session.outcome().over:
             break
-        key(app, pygame.K_RETURN)
+        press_resolve(app)
         key(app, pygame.K_ESCAPE)
         finish_turn(app)
     assert play.session.outcome().over
@@ -432,7 +441,7 @@ def test_npc_fallback_declares_legal_attacks_on_the_nearest_foe() -> None:
 
 
 def test_ctrl_s_saves_and_f12_takes_a_screenshot(app, tmp_path: Path) -> None:
-    key(app, pygame.K_RETURN)
+    press_resolve(app)
     key(app, pygame.K_ESCAPE)
     finish_turn(app)
     key(app, pygame.K_s, pygame.KMOD_CTRL)

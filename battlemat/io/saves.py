@@ -4,15 +4,22 @@ A save never pickles the engine (STYLE.md, what to avoid): replaying the intents
 `Match` with the same seed reproduces the same event log (DESIGN: determinism), so the file stays
 small, readable and valid across code changes that keep the rules. Writes are atomic (a temporary
 file in the same directory, then `os.replace`) so a crash mid-write never damages an older save.
+
+The encounter is referenced relative to the save file (a campaign folder moved or copied whole
+keeps its saves working), with where it was, its title and a hash of its bytes beside that
+(`EncounterRef`): a save moved away from its folder still finds the encounter by its old place, and
+when neither is there the error says which encounter the save wants. Saves written before the
+reference existed hold one path, absolute or relative, and load as they always did.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +29,41 @@ from battlemat.io.errors import LoadError
 
 FORMAT = "battlemat-save"
 FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class EncounterRef:
+    """What a save knows of its encounter beyond the path: where it was when saved (absolute), its
+    title and the SHA-256 of its file, so a save whose encounter moved can say which one it wants,
+    and one whose encounter changed since can say so (the turns may then play out differently)."""
+
+    absolute: str | None = None
+    title: str | None = None
+    sha256: str | None = None
+
+    def to_dict(self) -> dict[str, str]:
+        return {k: v for k, v in (("absolute", self.absolute), ("title", self.title), ("sha256", self.sha256))
+                if v is not None}
+
+    @staticmethod
+    def from_dict(d: object) -> EncounterRef:
+        """Lenient: a reference is a hint for finding the file, so a malformed one is ignored."""
+        if not isinstance(d, dict):
+            return EncounterRef()
+        got = {k: d.get(k) for k in ("absolute", "title", "sha256")}
+        return EncounterRef(**{k: v for k, v in got.items() if isinstance(v, str) and v})
+
+
+def file_sha256(path: str | Path) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def encounter_ref(path: str | Path, title: str | None = None) -> EncounterRef:
+    """The reference a save keeps of the encounter file at `path`."""
+    return EncounterRef(str(Path(path).resolve()), title, file_sha256(path))
 
 
 @dataclass(frozen=True)
@@ -35,9 +77,10 @@ class Save:
     pc_sides: tuple[str, ...] = ()
     version: int = FORMAT_VERSION
     meta: dict[str, Any] = field(default_factory=dict)
+    ref: EncounterRef = field(default_factory=EncounterRef)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": FORMAT,
             "version": self.version,
             "encounter": self.encounter,
@@ -47,19 +90,64 @@ class Save:
             "turns": [[it.to_dict() for it in turn] for turn in self.turns],
             "meta": self.meta,
         }
+        if self.ref.to_dict():
+            out["encounter_ref"] = self.ref.to_dict()
+        return out
 
     def with_turn(self, intents: Sequence[Intent]) -> Save:
-        return Save(self.encounter, self.seed, self.dice, self.turns + (tuple(intents),), self.pc_sides,
-                    self.version, dict(self.meta))
+        return replace(self, turns=self.turns + (tuple(intents),), meta=dict(self.meta))
+
+    def placed_at(self, save_file: str | Path) -> Save:
+        """This save as written to `save_file`: an absolute encounter path becomes relative to the
+        save's folder (kept absolute where no relative path exists, as across Windows drives), and
+        the absolute one is kept in the reference as the place to look when the save moves alone."""
+        p = Path(self.encounter)
+        if not p.is_absolute():
+            return self
+        try:
+            rel = os.path.relpath(p, Path(save_file).resolve().parent)
+        except ValueError:
+            rel = str(p)
+        return replace(self, encounter=Path(rel).as_posix(), ref=replace(self.ref, absolute=str(p)))
+
+    def encounter_candidates(self, save_file: str | Path | None = None) -> list[Path]:
+        """Where the encounter may be, in the order tried: relative to the save's own folder (saves
+        travel with their maps), where it was when saved, then as written (an absolute path, or
+        relative to the working directory, as saves before the reference were read)."""
+        p = Path(self.encounter)
+        out = []
+        if not p.is_absolute() and save_file is not None:
+            out.append(Path(os.path.normpath(Path(save_file).parent / p)))
+        if self.ref.absolute:
+            out.append(Path(self.ref.absolute))
+        out.append(p)
+        return list(dict.fromkeys(out))
 
     def encounter_path(self, save_file: str | Path | None = None) -> Path:
-        """The encounter file; a relative reference is read from the save's own directory first
-        (saves travel with their maps), then from the working directory."""
-        p = Path(self.encounter)
-        if p.is_absolute() or save_file is None:
-            return p
-        beside = Path(save_file).parent / p
-        return beside if beside.exists() else p
+        """The first place of `encounter_candidates` that exists (or the first, for the error)."""
+        places = self.encounter_candidates(save_file)
+        return next((c for c in places if c.is_file()), places[0])
+
+    def find_encounter(self, save_file: str | Path | None = None) -> Path:
+        """`encounter_path`, or a LoadError that says which encounter this save wants, where it
+        looked and how to fix it."""
+        found = self.encounter_path(save_file)
+        if found.is_file():
+            return found
+        places = self.encounter_candidates(save_file)
+        name = Path(self.encounter).name
+        wants = f"{self.ref.title!r} ({name}" if self.ref.title else f"({name}"
+        wants += f", SHA-256 {self.ref.sha256[:12]}...)" if self.ref.sha256 else ")"
+        raise LoadError.one(
+            str(save_file or "<save>"), "encounter",
+            f"the encounter {wants} is not where the save looks: {', '.join(str(c) for c in places)}",
+            "move the save back into its folder beside the encounter's folder, as it was saved, or set "
+            '"encounter" in the save to the encounter file\'s path (relative to the save\'s folder)')
+
+    def encounter_changed(self, path: str | Path) -> bool:
+        """Whether the encounter file differs from the one saved (its hash): the saved turns may
+        then be refused or play out differently."""
+        return self.ref.sha256 is not None and file_sha256(path) not in (None, self.ref.sha256)
 
 
 _SQUARE_FIELDS = ("to", "throw")  # Intent fields holding one square, written as [x, y]
@@ -94,8 +182,10 @@ def save_to_json(save: Save) -> str:
 
 
 def write_save(save: Save, path: str | Path) -> Path:
-    """Write atomically: temp file beside the target, fsync, then os.replace (atomic on POSIX and Windows)."""
+    """Write atomically: temp file beside the target, fsync, then os.replace (atomic on POSIX and Windows).
+    An absolute encounter path is written relative to the save (`Save.placed_at`)."""
     path = Path(path)
+    save = save.placed_at(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -155,4 +245,4 @@ def read_save(path: str | Path) -> Save:
     meta = data.get("meta", {})
     return Save(enc, seed, dice if isinstance(dice, str) else None, tuple(turns),
                 tuple(str(s) for s in pcs) if isinstance(pcs, list) else (), version,
-                meta if isinstance(meta, dict) else {})
+                meta if isinstance(meta, dict) else {}, EncounterRef.from_dict(data.get("encounter_ref")))

@@ -156,6 +156,11 @@ class Declaring(ScreenState):
             who = self.sel.who
             self.sel.draft = self.session.declared.get(who) if who else None
             self.set_status("Undone.", theme.TEXT)
+        elif self.session.turn > 1:
+            self.set_status("Nothing to undo: no declaration changed this turn. PgUp goes back a turn "
+                            "(or click the timeline under the board).", theme.ACCENT)
+        else:
+            self.set_status("Nothing to undo: no declaration changed this turn.", theme.ACCENT)
         self.refresh_panels()
 
     def clear(self) -> None:

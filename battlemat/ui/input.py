@@ -34,6 +34,13 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_h, False): "shout",
     (pygame.K_i, False): "item_kind",
     (pygame.K_RIGHT, True): "advance",
+    (pygame.K_PAGEUP, False): "turn_back",  # the line of turns (timeline.py)
+    (pygame.K_PAGEDOWN, False): "turn_ahead",
+    (pygame.K_END, False): "turn_latest",
+}
+# (key, needs ctrl) -> command, with Shift held
+SHIFT_BINDINGS: dict[tuple[int, bool], str] = {
+    (pygame.K_s, True): "save_as",
 }
 
 PAN_KEYS: dict[int, tuple[int, int]] = {
@@ -52,6 +59,8 @@ def command_for(event: pygame.event.Event) -> str | None:
     ctrl = bool(event.mod & pygame.KMOD_CTRL)
     if event.key in SKILL_KEYS and not ctrl:
         return f"skill:{SKILL_KEYS.index(event.key)}"
+    if event.mod & pygame.KMOD_SHIFT and (event.key, ctrl) in SHIFT_BINDINGS:
+        return SHIFT_BINDINGS[(event.key, ctrl)]
     return BINDINGS.get((event.key, ctrl))
 
 

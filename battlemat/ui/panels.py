@@ -55,12 +55,14 @@ HELP_HTML = (
     "<b>Adjust</b>: [ and ] give the intent a GM situational -1/+1 (S6), H shouts what it learns (O6), "
     "I cycles an item's kind (M1), Shift+click adds a Melee secondary target (C7).<br>"
     "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, wheel or +/- zoom, "
-    "drag or WASD/arrows pan, F12 screenshot, Ctrl+S save, Ctrl+O open, Ctrl+R replay."
+    "drag or WASD/arrows pan, F12 screenshot, Ctrl+S save, Ctrl+Shift+S save as, Ctrl+O open, Ctrl+R replay.<br>"
+    "<b>Turns</b>: PgUp / PgDn go a turn back / ahead, End to the latest, or click the timeline under "
+    "the board; a turn declared differently in the past branches into a new save."
 )
 
 TOP_BUTTONS = (
     ("open", "Open", "Open an encounter or a save (Ctrl+O)"),
-    ("save", "Save", "Save this game (Ctrl+S)"),
+    ("save", "Save", "Save this game (Ctrl+S; Ctrl+Shift+S saves under a name)"),
     ("replay", "Replay", "Replay a save turn by turn (Ctrl+R)"),
     ("grid", "Grid", "Show or hide the grid (G)"),
     ("gm", "GM mode", "Show and edit the NPCs' secret intents (M)"),

@@ -30,13 +30,25 @@ from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.camera import Camera
 from battlemat.ui.declaring import Declaring, takes_target
+from battlemat.ui.idle import AskIdle
 from battlemat.ui.layout import Layout
 from battlemat.ui.panels import HOTKEYS, Frame, Sidebar, TopBar, frame_rects
 from battlemat.ui.preview import allowance_of
 from battlemat.ui.renderer import MapArt, build_art
-from battlemat.ui.screens import Action, AfterCombat, FileScreen, Push, RulesScreen, VictoryScreen
+from battlemat.ui.screens import (
+    Action,
+    AfterCombat,
+    FileAsk,
+    FileScreen,
+    Push,
+    RulesScreen,
+    SaveAsScreen,
+    Shortcut,
+    VictoryScreen,
+)
 from battlemat.ui.session import Session, describe_intent
 from battlemat.ui.state import Preview, Selection
+from battlemat.ui.timeline import Timeline, TimeTravel
 
 # While a turn plays back only these commands act; the rest wait for the turn to end.
 PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step"})
@@ -53,7 +65,7 @@ class Services:
     manager: pygame_gui.UIManager
 
 
-class PlayScreen(Declaring, BoardView):
+class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
     """The bottom screen of the stack: widgets, input, resolving with playback, files."""
 
     def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
@@ -65,7 +77,8 @@ class PlayScreen(Declaring, BoardView):
         self.gm_mode = False
         self.step_mode = False
         self.player: Player | None = None
-        self.pending: list[tuple[Intent, ...]] = []  # replay: saved turns still to play
+        self.timeline = Timeline()  # the turns of the line, under the board (timeline.py)
+        self.idle: tuple[CharId, ...] = ()  # PCs left without intent when Resolve asked (idle.py)
         self.status = keys.HELP
         self.status_color: theme.Color = theme.TEXT_DIM
         self.mouse = (0, 0)
@@ -88,7 +101,9 @@ class PlayScreen(Declaring, BoardView):
         self.sel = Selection()
         self.preview = Preview()
         self.player = None
-        self.pending = list(pending or [])
+        if pending is not None:
+            session.future = list(pending)
+        self.idle = ()
         self.victory_shown = False
         self.cam.fit(self.art.width, self.art.height)
         if self.side is not None:
@@ -139,10 +154,7 @@ class PlayScreen(Declaring, BoardView):
         if self.side is None or self.top is None:
             return
         s = self.session
-        result = s.outcome()
-        over = " - combat over" if result.over else ""
-        replay = f" - replay: {len(self.pending)} saved turn(s) left" if self.pending else ""
-        self.top.set_title(f"{s.enc.title}  -  turn {s.turn}{over}{replay}")
+        self.top.set_title(f"{s.enc.title}  -  {s.where().title()}")
         self.top.set_toggle("gm", self.gm_mode)
         self.top.set_toggle("step", self.step_mode)
         self.top.set_toggle("grid", self.art.show_grid)
@@ -177,19 +189,33 @@ class PlayScreen(Declaring, BoardView):
         self.side.set_intents(rows)
 
     # -- resolving -----------------------------------------------------------------------------
-    def resolve(self) -> None:
+    @property
+    def pending(self) -> list[tuple[Intent, ...]]:
+        """Recorded turns still ahead (a replay, a rewound game): the session's."""
+        return self.session.future
+
+    @pending.setter
+    def pending(self, turns: list[tuple[Intent, ...]]) -> None:
+        self.session.future = list(turns)
+
+    def resolve(self) -> Action | None:
+        """Enter: play the turn, after asking when player characters have no intent (idle.py)."""
         if self.player is not None:
-            return
-        s = self.session
-        if s.outcome().over:
+            return None
+        if self.session.outcome().over:
             self.set_status("The combat is over. Open another encounter (Ctrl+O) or play again.", theme.ACCENT)
+            return None
+        return self.ask_or_resolve()
+
+    def resolve_now(self) -> None:
+        s = self.session
+        if self.player is not None or s.outcome().over:
             return
+        self.idle = ()
         positions = self.positions()
         states = dict(s.state.chars)
         try:
-            events = s.resolve()  # in a replay the saved turn fills the declarations (and may be edited)
-            if self.pending:
-                self.pending.pop(0)
+            events = s.resolve()  # at a recorded turn (replay, rewound) a changed intent branches
         except IllegalIntent as exc:
             self.set_status(f"Refused: {self.enc.by_id[exc.who].name if exc.who in self.enc.by_id else exc.who} - "
                             f"{exc.reason}" + (f" [{exc.rule}]" if exc.rule else ""), theme.BAD)
@@ -208,9 +234,9 @@ class PlayScreen(Declaring, BoardView):
         self.refresh_panels()
 
     def _fill_from_replay(self) -> None:
+        """The session declares a recorded turn's intents itself; say what Enter does with them."""
         if self.pending:
-            self.session.declared = {it.who: it for it in self.pending[0]}
-            self.set_status(f"Replay: Enter plays saved turn {self.session.turn}.", theme.ACCENT)
+            self.set_status(*self.turn_status())
 
     def _finish_turn(self) -> Action | None:
         self.player = None
@@ -222,14 +248,15 @@ class PlayScreen(Declaring, BoardView):
             return Push(VictoryScreen(self.manager, self.enc, self.session.state, result, self.frame.board,
                                       AfterCombat(self.restart, self.save_game)))
         if not self.pending:
-            self.set_status(f"Turn {self.session.turn}: declare, then Enter.", theme.TEXT)
+            self.set_status(*self.turn_status())
         return None
 
     # -- files ---------------------------------------------------------------------------------
     def restart(self) -> None:
         s = self.session
+        autosave = autosave_for(self.services.save_dir, s.path) if s.autosave_path else None  # not a branch's
         self.load_session(Session(s.path, seed=s.match.seed, dice=s.dice_override, pc_sides=s.pc_sides,
-                                  autosave=s.autosave_path))
+                                  autosave=autosave))
         self.refresh_panels()
 
     def save_game(self, path: Path | None = None) -> Path | None:
@@ -263,12 +290,32 @@ class PlayScreen(Declaring, BoardView):
                 self.side.log_text(str(exc), theme.BAD)
             return
         self.refresh_panels()
-        if not replay:
+        if session.note:
+            self.set_status(f"Opened {path}, but {session.note}.", theme.ACCENT)
+        elif not replay:
             self.set_status(f"Opened {path}", theme.GOOD)
 
-    def file_dialog(self, title: str, on_pick: Callable[[str], None]) -> Action:
-        start = str(self.session.path.parent.resolve()) + "/"
-        return Push(FileScreen(self.manager, self.frame.board, title, start, on_pick))
+    def file_dialog(self, title: str, on_pick: Callable[[str], None], saves: bool = False) -> Action:
+        """The file dialog, starting in the save folder (`saves`) or the encounter's, with a button
+        for each of them."""
+        enc_dir = self.session.path.parent.resolve()
+        save_dir = self.services.save_dir
+        try:
+            save_dir.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            saves = False  # an unwritable save folder: start beside the encounter
+        shortcuts = (Shortcut("Saves", save_dir), Shortcut("Encounter's folder", enc_dir))
+        suffixes = frozenset({".json"}) if saves else frozenset({".toml", ".json"})
+        ask = FileAsk(title, str(save_dir if saves else enc_dir) + "/", shortcuts, suffixes)
+        return Push(FileScreen(self.manager, self.frame.board, ask, on_pick))
+
+    def save_as(self) -> Action:
+        """Ctrl+Shift+S: a save under a typed name, in the save folder."""
+        def write(target: Path) -> str | None:
+            return None if self.save_game(target) else self.status
+
+        suggested = f"{self.session.path.stem}-turn{self.session.turn}"
+        return Push(SaveAsScreen(self.manager, self.frame.board, self.services.save_dir, suggested, write))
 
     # -- events --------------------------------------------------------------------------------
     def command(self, cmd: str) -> Action | None:
@@ -300,8 +347,13 @@ class PlayScreen(Declaring, BoardView):
             "zoom_in": partial(self.cam.zoom_at, 1),
             "zoom_out": partial(self.cam.zoom_at, -1),
             "save": self.save,
+            "save_as": self.save_as,
             "open": lambda: self.file_dialog("Open an encounter (.toml) or a save (.json)", self.open_path),
-            "replay": lambda: self.file_dialog("Replay a save (.json)", lambda p: self.open_path(p, replay=True)),
+            "replay": lambda: self.file_dialog("Replay a save (.json)", lambda p: self.open_path(p, replay=True),
+                                               saves=True),
+            "turn_back": partial(self.step_turn, -1),
+            "turn_ahead": partial(self.step_turn, 1),
+            "turn_latest": self.latest_turn,
         }
 
     def _skill_by_index(self, i: int) -> None:
@@ -355,6 +407,8 @@ class PlayScreen(Declaring, BoardView):
         self.refresh_panels()
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
+        if self.scrub(event, consumed):  # the timeline under the board (timeline.py)
+            return None
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             return self._button(event.ui_element)
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
@@ -467,6 +521,11 @@ class PlayScreen(Declaring, BoardView):
             self.set_status(self.square_words(sq))
 
     # -- per frame -----------------------------------------------------------------------------
+    def on_draw(self, surface: pygame.Surface) -> None:
+        super().on_draw(surface)  # the board (boardview.py)
+        self.draw_idle(surface)
+        self.draw_timeline(surface)
+
     def update(self, dt: float) -> Action | None:
         dx, dy = keys.pan_vector(pygame.key.get_pressed(), bool(pygame.key.get_mods() & pygame.KMOD_CTRL))
         typing = any(isinstance(e, UITextEntryLine) for e in (self.manager.get_focus_set() or ()))

@@ -1,21 +1,24 @@
 """Screens in a stack (STYLE.md 9): each handles events and draws; one function applies results.
 
-The play screen sits at the bottom; the rules panel, the end-of-combat summary and the file dialog
-are pushed on top and pop themselves. A screen returns an Action instead of touching the stack,
-so screens stay testable and never reach into each other.
+The play screen sits at the bottom; the rules panel, the end-of-combat summary, the file dialog,
+"save as" and the confirmation before resolving are pushed on top and pop themselves. A screen
+returns an Action instead of touching the stack, so screens stay testable and never reach into
+each other.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIButton, UITextBox, UIWindow
-from pygame_gui.windows import UIFileDialog
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import UIButton, UILabel, UITextBox, UITextEntryLine, UIWindow
+from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 
 from battlemat.core.encounter import Encounter, Outcome
 from battlemat.core.state import MatchState
@@ -91,10 +94,14 @@ def rules_html(enc: Encounter) -> str:
 
 
 class WindowScreen:
-    """A pygame_gui window over the board: closing it, or Esc (and `close_keys`), pops the screen."""
+    """A pygame_gui window over the board: closing it, or Esc (and `close_keys`), pops the screen.
+
+    A pygame_gui dialog that closes itself as OK is pressed posts its answer as an event that
+    arrives next frame, so a screen whose window died waits that one frame before it goes."""
 
     window: UIWindow
     close_keys: tuple[int, ...] = (pygame.K_ESCAPE,)
+    _closed = False  # the window closed itself last frame
 
     def closing(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.KEYDOWN and event.key in self.close_keys:
@@ -105,7 +112,12 @@ class WindowScreen:
         return Pop() if self.closing(event) else None
 
     def update(self, dt: float) -> Action | None:
-        return None if self.window.alive() else Pop()
+        if self.window.alive():
+            return None
+        if self._closed:
+            return Pop()
+        self._closed = True
+        return None
 
     def on_draw(self, surface: pygame.Surface) -> None:
         pass
@@ -183,18 +195,72 @@ class VictoryScreen(WindowScreen):
         return Pop() if self.closing(event) else None
 
 
-class FileScreen(WindowScreen):
-    """pygame_gui's file dialog; calls back with the picked path, then pops."""
+@dataclass(frozen=True)
+class Shortcut:
+    """A folder button in the file dialog: the saves, the encounter's folder."""
 
-    def __init__(self, manager: pygame_gui.UIManager, area: pygame.Rect, title: str, start: str,
-                 on_pick: Callable[[str], None], existing_only: bool = True) -> None:
+    label: str
+    folder: Path
+
+
+class ShortcutFileDialog(UIFileDialog):
+    """pygame_gui's file dialog with buttons that jump to a folder (bottom left, beside OK)."""
+
+    def __init__(self, rect: pygame.Rect, manager: pygame_gui.UIManager, shortcuts: Sequence[Shortcut],
+                 **kw: object) -> None:
+        super().__init__(rect, manager, **kw)  # type: ignore[arg-type]
+        self.shortcuts: list[tuple[UIButton, Path]] = []
+        x = 10
+        for sc in shortcuts:
+            width = min(200, 24 + 8 * len(sc.label))
+            btn = UIButton(pygame.Rect(x, -40, width, 30), sc.label, manager, container=self,
+                           tool_tip_text=str(sc.folder),
+                           anchors={"left": "left", "right": "left", "top": "bottom", "bottom": "bottom"})
+            self.shortcuts.append((btn, sc.folder))
+            x += width + 6
+
+    def process_event(self, event: pygame.event.Event) -> bool:
+        handled = super().process_event(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            for btn, folder in self.shortcuts:
+                if event.ui_element is btn:
+                    self.go_to(folder)
+        return handled
+
+    def go_to(self, folder: Path) -> None:
+        """Show `folder` (as the dialog's own parent and home buttons do)."""
+        self._change_directory_path(Path(folder))
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.current_directory_path)
+
+
+@dataclass(frozen=True)
+class FileAsk:
+    """What a file dialog asks for: its title, the folder (or file) it starts at, folder shortcuts,
+    the file name endings it lists."""
+
+    title: str
+    start: str
+    shortcuts: Sequence[Shortcut] = ()
+    suffixes: frozenset[str] | None = None
+    existing_only: bool = True
+
+
+class FileScreen(WindowScreen):
+    """pygame_gui's file dialog, with folder shortcuts; calls back with the picked path, then pops."""
+
+    def __init__(self, manager: pygame_gui.UIManager, area: pygame.Rect, ask: FileAsk,
+                 on_pick: Callable[[str], None]) -> None:
         w, h = min(700, area.width - 40), min(520, area.height - 40)
         rect = pygame.Rect(0, 0, w, h)
         rect.center = area.center
-        self.dialog = self.window = UIFileDialog(rect, manager, window_title=title, initial_file_path=start,
-                                                 allow_existing_files_only=existing_only, always_on_top=True)
+        self.dialog = self.window = ShortcutFileDialog(
+            rect, manager, ask.shortcuts, window_title=ask.title, initial_file_path=ask.start,
+            allowed_suffixes=set(ask.suffixes) if ask.suffixes else None,
+            allow_existing_files_only=ask.existing_only, always_on_top=True)
         self.on_pick = on_pick
-        self._closed = False  # the dialog closed itself last frame
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
         if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and event.ui_element is self.dialog:
@@ -202,12 +268,110 @@ class FileScreen(WindowScreen):
             return Pop()
         return Pop() if self.closing(event) else None
 
-    def update(self, dt: float) -> Action | None:
-        """The dialog closes itself as OK is pressed and posts the picked path as an event that arrives
-        next frame: this screen waits that one frame for it before it goes."""
-        if self.window.alive():
-            return None
-        if self._closed:
-            return Pop()
-        self._closed = True
+
+def save_target(folder: Path, name: str) -> Path | None:
+    """The file a typed name means: in `folder` unless it is a path of its own, `.json` added.
+    None for an empty name."""
+    name = name.strip()
+    if not name or name in (".", ".."):
         return None
+    p = Path(name).expanduser()
+    if p.suffix.lower() != ".json":
+        p = p.with_name(p.name + ".json")
+    return p if p.is_absolute() else folder / p
+
+
+class SaveAsScreen(WindowScreen):
+    """Ctrl+Shift+S: a name for the save, typed in the field (Enter or Save writes it; a name that
+    exists asks once more before it is replaced)."""
+
+    def __init__(self, manager: pygame_gui.UIManager, area: pygame.Rect, folder: Path, suggested: str,
+                 on_save: Callable[[Path], str | None]) -> None:
+        w, h = min(560, area.width - 40), 190
+        rect = pygame.Rect(0, 0, w, h)
+        rect.center = area.center
+        self.window = UIWindow(rect, manager, window_display_title="Save as", always_on_top=True)
+        inner = self.window.get_container().get_rect()
+        self.folder = folder
+        where = str(folder)
+        room = (inner.width - 20) // 8 - 24  # characters the label can show beside its words
+        if len(where) > room:
+            where = "..." + where[-room:]
+        self.info = UILabel(pygame.Rect(10, 8, inner.width - 20, 24), f"Name of the save, in {where}:", manager,
+                            container=self.window, object_id=ObjectID("#dim"))
+        self.entry = UITextEntryLine(pygame.Rect(10, 36, inner.width - 20, 34), manager, container=self.window,
+                                     initial_text=suggested)
+        self.entry.focus()
+        self.entry.select_range = [0, len(suggested)]  # typing replaces the suggestion
+        self.entry.edit_position = len(suggested)
+        self.ok = UIButton(pygame.Rect(inner.width - 220, inner.height - 44, 100, 34), "Save", manager,
+                           container=self.window)
+        self.cancel = UIButton(pygame.Rect(inner.width - 112, inner.height - 44, 100, 34), "Cancel", manager,
+                               container=self.window)
+        self.on_save = on_save
+        self._replace: Path | None = None  # a file that exists, confirmed by a second Save
+
+    def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.cancel:
+            return Pop()
+        if (event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.ok) or \
+                (event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.entry):
+            return self.submit()
+        return Pop() if self.closing(event) else None
+
+    def submit(self) -> Action | None:
+        target = save_target(self.folder, self.entry.get_text())
+        if target is None:
+            self.info.set_text("Type a name for the save first.")
+            return None
+        if target.exists() and target != self._replace:
+            self._replace = target
+            self.info.set_text(f"{target.name} exists: Save again to replace it.")
+            return None
+        problem = self.on_save(target)
+        if problem:
+            self.info.set_text(problem)
+            return None
+        return Pop()
+
+
+@dataclass(frozen=True)
+class Question:
+    """A yes-or-no before an action: the window's title, the question (pygame_gui HTML), the words
+    on the button that does it."""
+
+    title: str
+    html: str
+    action: str = "OK"
+
+
+class ConfirmScreen(WindowScreen):
+    """A question before an action (pygame_gui's confirmation dialog): OK or Enter does it, Cancel
+    or Esc calls `on_cancel` instead."""
+
+    def __init__(self, manager: pygame_gui.UIManager, area: pygame.Rect, question: Question,
+                 on_confirm: Callable[[], None], on_cancel: Callable[[], None]) -> None:
+        w, h = min(480, area.width - 40), min(260, area.height - 40)
+        rect = pygame.Rect(0, 0, w, h)
+        rect.center = area.center
+        self.dialog = self.window = UIConfirmationDialog(rect, question.html, manager, window_title=question.title,
+                                                         action_short_name=question.action, always_on_top=True)
+        self.on_confirm = on_confirm
+        self.on_cancel = on_cancel
+        self.answered = False
+
+    def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
+        confirmed = (event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED and event.ui_element is self.dialog)
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            confirmed = True
+        if confirmed and not self.answered:
+            self.answered = True
+            self.on_confirm()
+            return Pop()
+        return Pop() if self.closing(event) else None
+
+    def close(self) -> None:
+        if not self.answered:
+            self.answered = True
+            self.on_cancel()
+        super().close()

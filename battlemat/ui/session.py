@@ -1,13 +1,21 @@
-"""One game on the play screen: the match, this turn's declarations, undo, NPCs, saves.
+"""One game on the play screen: the match, this turn's declarations, undo, NPCs, saves, and the
+line of turns it can rewind along.
 
 Pure (no pygame), so tests drive it directly and the screens stay thin. The window never changes
-the match except through `declare` (validate_intent: the one door) and `resolve` (Match.play).
+the match except through `declare` (validate_intent: the one door), `resolve` (Match.play) and
+`go_to`, which rebuilds the match by replaying the recorded intents through a fresh Match with the
+same seed (DESIGN: determinism; no state is snapshotted, so a rewind shows exactly what a replay of
+the save would). The line is the played turns plus, after a rewind, the recorded turns ahead
+(`future`): Enter at a past turn plays the recorded one and stays on the line; a turn declared
+differently branches (the turns ahead are dropped, and the branch autosaves to a file of its own, so
+the original line stays where it was saved).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -21,7 +29,7 @@ from battlemat.core.match import Match
 from battlemat.core.resolver import validate_intent
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.io.encounter import load_encounter
-from battlemat.io.saves import Save, write_save
+from battlemat.io.saves import Save, encounter_ref, write_save
 from battlemat.types import XY, CharId
 from battlemat.ui.npc import Policy, npc_brain
 
@@ -62,6 +70,44 @@ def arena_for(enc: Encounter) -> Arena:
     return Arena(board, MappingProxyType(home))
 
 
+@dataclass(frozen=True)
+class Where:
+    """Where on its line of turns a session is: turn `turn` of `last` (the turn after the last
+    recorded one), `rewound` when recorded turns lie ahead, `branched_at` the turn a branch left its
+    original line (0: none), `replay` when opened to replay a save."""
+
+    turn: int
+    last: int
+    rewound: bool
+    over: bool
+    branched_at: int = 0
+    replay: bool = False
+
+    def words(self) -> str:
+        """'turn 2 of 5 - rewound; declaring here branches' for the title bar and the timeline."""
+        if self.rewound:
+            doing = "replay: Enter plays the saved turn" if self.replay else "rewound"
+            return f"turn {self.turn} of {self.last} - {doing}; declaring here branches"
+        out = f"turn {self.turn}" + (f" of {self.last}" if self.last > 1 else "")
+        if self.over:
+            out += " - combat over"
+        if self.branched_at:
+            out += f" - a branch from turn {self.branched_at}"
+        return out
+
+    def title(self) -> str:
+        """The short form for the title bar: 'turn 2 of 5 - rewound', 'turn 5 - a branch'."""
+        if self.rewound:
+            return f"turn {self.turn} of {self.last} - {'replay' if self.replay else 'rewound'}"
+        return (f"turn {self.turn}" + (" - combat over" if self.over else "")
+                + (" - a branch" if self.branched_at else ""))
+
+
+def same_turn(a: Sequence[Intent], b: Sequence[Intent]) -> bool:
+    """The same intents, whatever their order."""
+    return {it.who: it for it in a} == {it.who: it for it in b}
+
+
 class Session:
     """A match being played in the window."""
 
@@ -87,8 +133,15 @@ class Session:
         self.pc_sides = pc_sides or self.enc.sides[:1]
         self.declared: dict[CharId, Intent] = {}
         self.undo_stack: list[dict[CharId, Intent]] = []
-        self.turns: list[tuple[Intent, ...]] = []
+        self.turns: list[tuple[Intent, ...]] = []  # played, in order: the match is these replayed
+        self.future: list[tuple[Intent, ...]] = []  # recorded turns ahead of this one (rewound, replay)
         self.autosave_path = autosave
+        self.origin: Path | None = None  # the save this game was opened from, to name its branches
+        self.branched_at = 0
+        self.branch_of = ""  # the file of the line this branch left
+        self.replay = False
+        self.note = ""  # something to tell the player about how the game was opened
+        self.ref = encounter_ref(self.path, self.enc.title)
         self.brain: Policy = npc_brain(self.enc, self.match.memory)
         self.last_events: tuple[Event, ...] = ()
         self.declare_npcs()
@@ -126,6 +179,24 @@ class Session:
     def outcome(self) -> Outcome:
         return self.match.outcome()
 
+    @property
+    def line(self) -> tuple[tuple[Intent, ...], ...]:
+        """Every turn of the line being shown: played, then recorded ahead."""
+        return (*self.turns, *self.future)
+
+    def where(self) -> Where:
+        return Where(self.turn, len(self.line) + 1, bool(self.future), self.outcome().over, self.branched_at,
+                     self.replay)
+
+    def recorded(self) -> tuple[Intent, ...] | None:
+        """The recorded intents of this turn, when it lies in the past of the line."""
+        return self.future[0] if self.future else None
+
+    def following_record(self) -> bool:
+        """Whether this turn's declarations are the recorded ones (Enter stays on the line)."""
+        rec = self.recorded()
+        return rec is not None and same_turn(self.turn_intents(), rec)
+
     # -- declaring (one door: validate_intent) --------------------------------------------------
     def declare(self, intent: Intent) -> Intent:
         """Validate and record (replacing the character's earlier intent). Raises IllegalIntent."""
@@ -145,6 +216,36 @@ class Session:
         self.declared = self.undo_stack.pop()
         return True
 
+    # -- the line of turns ---------------------------------------------------------------------
+    def go_to(self, turn: int) -> tuple[Event, ...]:
+        """Show the start of `turn` (1 .. len(line)+1): a fresh Match with the same seed and dice
+        replays the line's intents up to it, so the state is the one a replay of the save shows.
+        The turns after it stay recorded ahead; the recorded intents of `turn` are declared, ready
+        to play again or to change (which branches). Returns the events of every turn replayed."""
+        line = self.line
+        turn = max(1, min(turn, len(line) + 1))
+        match = Match(self.enc, seed=self.match.seed, dice=self.dice_override, memory=self.match.memory)
+        for intents in line[: turn - 1]:
+            match.play(intents)
+        self.match = match
+        self.turns, self.future = list(line[: turn - 1]), list(line[turn - 1:])
+        self.undo_stack = []
+        self.last_events = tuple(e for e in match.log if e.turn == turn - 1)
+        self.declared = {}
+        rec = self.recorded()
+        if rec is not None:
+            self.declared = {it.who: it for it in rec}
+        else:
+            self.declare_npcs()
+        return tuple(match.log)
+
+    def branch_file(self, turn: int) -> Path | None:
+        """Where a branch from `turn` autosaves: beside the autosave, named after the save it left."""
+        if self.autosave_path is None:
+            return None
+        stem = (self.origin or self.path).stem
+        return self.autosave_path.parent / f"{stem}-branch-turn{turn}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+
     def declare_npcs(self, rng: random.Random | None = None) -> None:
         """NPCs declare secretly at the start of a turn, knowing nothing of the PCs' plans (P)."""
         npcs = [cid for cid in self.active() if not self.is_pc(cid) and cid not in self.declared]
@@ -160,41 +261,62 @@ class Session:
 
     # -- resolving -----------------------------------------------------------------------------
     def resolve(self, intents: tuple[Intent, ...] | None = None) -> tuple[Event, ...]:
-        """Play one turn; on success the turn is recorded, autosaved and the NPCs declare anew."""
-        intents = self.turn_intents() if intents is None else intents
-        events = self.match.play(intents)
-        self.turns.append(intents)
+        """Play one turn; on success the turn is recorded, autosaved and the NPCs declare anew.
+        At a past turn of the line, the recorded intents play as recorded and the line goes on;
+        other intents branch: the turns ahead are dropped and the game autosaves to a new file
+        (`branch_file`), leaving the save of the original line as it was."""
+        intents = self.turn_intents() if intents is None else tuple(intents)
+        rec = self.recorded()
+        follows = rec is not None and same_turn(intents, rec)
+        events = self.match.play(rec if follows and rec is not None else intents)
+        if rec is not None and not follows:
+            self.branched_at = self.turn - 1
+            self.branch_of = (self.origin or self.autosave_path or self.path).name
+            self.future = []
+            self.autosave_path = self.branch_file(self.branched_at) or self.autosave_path
+            self.replay = False
+        self.turns.append(rec if follows and rec is not None else intents)
+        if follows:
+            self.future.pop(0)
         self.declared = {}
         self.undo_stack = []
         self.last_events = events
         try:
             if self.autosave_path is not None:
                 write_save(self.to_save(), self.autosave_path)
-        finally:  # the turn is played either way: the NPCs declare for the next one
-            self.declare_npcs()
+        finally:  # the turn is played either way: the next turn's intents are declared
+            rec = self.recorded()
+            if rec is not None:
+                self.declared = {it.who: it for it in rec}
+            else:
+                self.declare_npcs()
         return events
 
     # -- saves ---------------------------------------------------------------------------------
     def to_save(self) -> Save:
-        return Save(str(self.path.resolve()), self.match.seed, self.dice_override, tuple(self.turns), self.pc_sides,
-                    meta={"title": self.enc.title, "turn": self.turn})
+        """The whole line, also when rewound (saving never loses the turns ahead)."""
+        meta: dict[str, object] = {"title": self.enc.title, "turn": self.turn}
+        if self.branched_at:
+            meta["branch_of"] = self.branch_of
+            meta["branched_at"] = self.branched_at
+        return Save(str(self.path.resolve()), self.match.seed, self.dice_override, self.line, self.pc_sides,
+                    meta=meta, ref=self.ref)
 
     @staticmethod
     def from_save(save: Save, save_file: str | Path | None = None, replay: bool = False,
                   autosave: Path | None = None) -> tuple[Session, list[tuple[Intent, ...]]]:
         """A session for a save. Resumed: every turn is played at once. Replay: nothing is played
-        and the saved turns come back to be played one by one."""
-        s = Session(save.encounter_path(save_file), seed=save.seed, dice=save.dice, pc_sides=save.pc_sides,
-                    autosave=autosave)
-        pending = list(save.turns)
-        if not replay:
-            for intents in pending:
-                s.declared = {}
-                s.resolve(intents)
-            pending = []
-        else:
-            s.declared = {}
-        return s, pending
+        and the saved turns lie ahead, to be played one by one (returned too)."""
+        path = save.find_encounter(save_file)
+        s = Session(path, seed=save.seed, dice=save.dice, pc_sides=save.pc_sides, autosave=autosave)
+        s.origin = Path(save_file) if save_file is not None else None
+        if save.encounter_changed(path):
+            s.note = (f"{path.name} changed since this game was saved: its turns may be refused or play out "
+                      "differently")
+        s.future = list(save.turns)
+        s.replay = replay
+        s.go_to(1 if replay else len(save.turns) + 1)
+        return s, list(s.future)
 
 
 def describe_intent(enc: Encounter, it: Intent) -> str:
