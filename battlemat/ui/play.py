@@ -30,6 +30,7 @@ from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.camera import Camera
 from battlemat.ui.declaring import Declaring, takes_target
+from battlemat.ui.ghost import Predicting
 from battlemat.ui.layout import Layout
 from battlemat.ui.panels import HOTKEYS, Frame, Sidebar, TopBar, frame_rects
 from battlemat.ui.preview import allowance_of
@@ -53,7 +54,7 @@ class Services:
     manager: pygame_gui.UIManager
 
 
-class PlayScreen(Declaring, BoardView):
+class PlayScreen(Declaring, BoardView, Predicting):
     """The bottom screen of the stack: widgets, input, resolving with playback, files."""
 
     def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
@@ -75,6 +76,7 @@ class PlayScreen(Declaring, BoardView):
         self.frame: Frame = frame_rects(*size)
         self.top: TopBar | None = None
         self.side: Sidebar | None = None
+        self.init_predicting()
         self.load_session(session)
         self.resize(size)
 
@@ -88,6 +90,7 @@ class PlayScreen(Declaring, BoardView):
         self.sel = Selection()
         self.preview = Preview()
         self.player = None
+        self.ghost = None
         self.pending = list(pending or [])
         self.victory_shown = False
         self.cam.fit(self.art.width, self.art.height)
@@ -146,6 +149,7 @@ class PlayScreen(Declaring, BoardView):
         self.top.set_toggle("gm", self.gm_mode)
         self.top.set_toggle("step", self.step_mode)
         self.top.set_toggle("grid", self.art.show_grid)
+        self.top.set_toggle("predict", self.ghost is not None)
         who = self.sel.who
         if who is None:
             self.side.who.set_text("No one selected")
@@ -202,6 +206,7 @@ class PlayScreen(Declaring, BoardView):
             events = s.last_events
         self.sel = Selection()
         self.preview = Preview()
+        self.ghost = None  # the predicted turn is played: its ghosts go
         self.player = Player(events, dict(positions), states, self.layout.center, s.enc.rules,
                              step_mode=self.step_mode)
         self.set_status("Resolving... Esc skips to the end" + (", Space steps" if self.step_mode else ""), theme.TEXT)
@@ -296,6 +301,7 @@ class PlayScreen(Declaring, BoardView):
             "grid": self.toggle_grid,
             "gm": self.toggle_gm,
             "step": self.toggle_step,
+            "predict": self.toggle_predict,
             "fit": lambda: self.cam.fit(self.art.width, self.art.height),
             "zoom_in": partial(self.cam.zoom_at, 1),
             "zoom_out": partial(self.cam.zoom_at, -1),
@@ -316,6 +322,8 @@ class PlayScreen(Declaring, BoardView):
         if self.player is not None:
             if self.side is not None:
                 self.side.log_events(self.player.finish())
+        elif self.ghost is not None:
+            self.clear_ghost()
         elif self.sel.draft is not None and self.sel.who not in self.session.declared:
             self.sel.draft = None
         else:
