@@ -93,8 +93,9 @@ def summary(session: Session, pred: TurnPrediction) -> list[Line]:
     if q.exact:
         lines.append(Line("diceless, every intent known: Enter plays exactly this turn", theme.GOOD, size=13))
     else:
-        guessed = ", ".join(enc.by_id[it.who].name for it in first.guessed) or "nobody"
-        lines.append(Line(f"the AI guesses the secret or undeclared intents of {guessed}", theme.TEXT_DIM, size=13))
+        guessed = ", ".join(enc.by_id[it.who].name for it in first.guessed)
+        lines.append(Line(f"the AI guesses the secret or undeclared intents of {guessed}" if guessed
+                          else "every intent known", theme.TEXT_DIM, size=13))
         if q.dice != "none":
             lines.append(Line(f"{q.dice} dice: {len(pred.samples)} samples; the map shows the first", theme.TEXT_DIM,
                               size=13))
