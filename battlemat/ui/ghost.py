@@ -13,7 +13,7 @@ or Esc clears it; resolving the turn clears it too.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pygame
 
@@ -44,6 +44,7 @@ class Ghost:
     routes: dict[CharId, tuple[XY, ...]]
     losses: dict[CharId, int]
     card: tuple[Line, ...]
+    sprites: dict[tuple[CharId, int], pygame.Surface] = field(default_factory=dict)  # ghost tokens by zoom
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -227,13 +228,15 @@ class Predicting(ScreenState):
         cx, cy = self.cam.to_screen(*self.layout.center(end))
         r = radius(self.layout.cell, self.cam.zoom)
         after = g.pred.first.state[cid]
-        sprite = pygame.Surface((2 * r + 4, 2 * r + 4), pygame.SRCALPHA)
-        color = self.color_of(cid)
-        pygame.draw.circle(sprite, (*color, 110), (r + 2, r + 2), r)
-        pygame.draw.circle(sprite, (255, 255, 255, 200), (r + 2, r + 2), r, 2)
-        label = theme.text(initials(self.enc.by_id[cid].name), max(10, round(r * 0.8)), (255, 255, 255), True)
-        label.set_alpha(190)
-        sprite.blit(label, label.get_rect(center=(r + 2, r + 2)))
+        sprite = g.sprites.get((cid, r))
+        if sprite is None:
+            sprite = g.sprites[cid, r] = pygame.Surface((2 * r + 4, 2 * r + 4), pygame.SRCALPHA)
+            pygame.draw.circle(sprite, (*self.color_of(cid), 110), (r + 2, r + 2), r)
+            pygame.draw.circle(sprite, (255, 255, 255, 200), (r + 2, r + 2), r, 2)
+            label = theme.text(initials(self.enc.by_id[cid].name), max(10, round(r * 0.8)), (255, 255, 255), True)
+            label = label.copy()  # (the text cache's surface is shared)
+            label.set_alpha(190)
+            sprite.blit(label, label.get_rect(center=(r + 2, r + 2)))
         surface.blit(sprite, (round(cx) - r - 2, round(cy) - r - 2))
         if not after.active:
             k = r * 0.8

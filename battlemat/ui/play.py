@@ -3,7 +3,7 @@
 It owns the Session (the match and this turn's declarations) and turns input into intents through
 `Session.declare`, which validates them with the resolver (one door). Everything shown on the board
 while declaring comes from the same code the resolver runs: Reach/Route (movement), sight
-(geometry) and the resolver's own rating arithmetic (predict).
+(geometry), and the turn resolved with what is known for the hover forecast and the P preview (ghost).
 """
 
 from __future__ import annotations
