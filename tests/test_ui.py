@@ -233,8 +233,11 @@ def test_hover_shows_a_prediction_and_the_card_stays_on_the_board(app) -> None:
     from battlemat.core.intents import Intent
     from battlemat.ui.predict import predict
 
+    # The Ogre leader is beyond Garran's charge (M7, M1): the card resolves the turn and says so (P4),
+    # promising no losses, on the condition that the leader, whose intent is secret, stays put.
+    assert "expected: no losses" in play.shown_card and "if Ogre leader stays where it is" in play.shown_card[1]
     p = predict(play.enc, play.session.state, play.session.declared, Intent("garran", "Press", "ogre_boss"))
-    assert p is not None and p.defense is not None and p.attack.value == 3  # Press 3 (base 3)
+    assert p is not None and p.failed is not None and p.failed.data["rule"] == "P4"
     # a ranged attack also draws the line of sight (R4) and range (R1) into its card
     play.select("billin")
     key(app, skill_key(app, "Shoot"))
@@ -242,8 +245,11 @@ def test_hover_shows_a_prediction_and_the_card_stays_on_the_board(app) -> None:
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(round(pos[0]), round(pos[1])), rel=(0, 0),
                                          buttons=(0, 0, 0), touch=False))
     ticks(app, 1)
-    shot = predict(play.enc, play.session.state, {}, Intent("billin", "Shoot", "ogre_bolt1"))
-    assert shot is not None and any(rule in ("R1", "R4", "R5") for _, _, rule in shot.attack.parts())
+    blind = predict(play.enc, play.session.state, {}, Intent("billin", "Shoot", "ogre_bolt1"))
+    assert blind is not None and blind.failed is not None and blind.failed.data["rule"] == "R4"  # a pillar between
+    shot = predict(play.enc, play.session.state, {}, Intent("billin", "Shoot", "ogre_bolt2"))
+    assert shot is not None and shot.attack is not None
+    assert any(rule in ("R1", "R4", "R5") for _, _, rule in shot.attack.parts())
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])

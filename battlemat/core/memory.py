@@ -127,6 +127,19 @@ class MatchMemory:
             got = self._strengths[cid, major] = figure()
         return got
 
+    def fork(self) -> MatchMemory:
+        """A copy that answers the same and remembers on its own: a prediction (battlemat.predict, the
+        resolver's forecast) works on it, so what it asks never changes what the match remembers."""
+        other = MatchMemory(self.enc)
+        other._parts, other._allowances = dict(self._parts), dict(self._allowances)
+        other._figures, other._strengths, other._walks = dict(self._figures), dict(self._strengths), dict(self._walks)
+        last = self._state
+        if last is not None:
+            other._state = StateMemory(last.state)
+            other._state.valid, other._state.by_id = dict(last.valid), dict(last.by_id)
+            other._state.contexts = dict(last.contexts)
+        return other
+
     def of_state(self, state: MatchState) -> StateMemory:
         """What was worked out against `state` (states are values, compared by identity): the memory
         of the last state asked about, or a new one."""

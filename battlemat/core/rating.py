@@ -7,6 +7,7 @@ made it, with the rule behind each, so the log and the UI can explain any outcom
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -163,6 +164,18 @@ class Rating:
             "undefended": self.fixed is not None,
             "notes": list(self.notes),
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Rating:
+        """The rating an event recorded (`to_dict`), parts and all: what a forecast reads back from the
+        resolved turn's contest (its `value` is worked out again and equals the recorded one)."""
+        def mods(key: str) -> tuple[Modifier, ...]:
+            return tuple(Modifier(m["value"], m["reason"], m["rule"]) for m in d.get(key) or ())
+
+        return cls(str(d["skill"]), base=d["base"], equipment=d["equipment"], situational=mods("situational"),
+                   group=d["group"], group_size=d["group_size"], talent=d["talent"], matchup=d["matchup"],
+                   losses=-d["losses"], adjustments=mods("adjustments"), halved=d["halved"],
+                   fixed=d["value"] if d["undefended"] else None, notes=tuple(d["notes"]))
 
 
 def talent_bonus(talent: int) -> int:

@@ -36,6 +36,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save-dir", default=None, metavar="DIR",
                    help="where saves, autosaves and screenshots go (default ~/.battlemat)")
     p.add_argument("--gm", action="store_true", help="start in GM mode (NPC intents shown)")
+    p.add_argument("--predict", action="store_true",
+                   help="with --screenshot: show the predicted turn as ghosts (the P key)")
 
 
 def _size(text: str | None) -> tuple[int, int]:
@@ -258,20 +260,30 @@ def run(args: argparse.Namespace) -> int:
                               f"{', '.join(app.play.enc.by_id)}", file=sys.stderr)
                         return 2
                     app.play.set_target(target)
+        if getattr(args, "predict", False):
+            app.play.command("predict")
         for _ in range(max(1, int(getattr(args, "frames", 3) or 1))):
             app.tick(1 / 60)
-        if select:  # hover the farthest reachable square so the route shows in the picture
-            rc = app.play.current_reach()
-            if rc is not None and rc.costs:
-                far = max(rc.costs, key=lambda sq: (rc.costs[sq], sq))
-                sx, sy = app.play.cam.to_screen(*app.play.layout.center(far))
-                app.play.mouse = (round(sx), round(sy))
+        if select:  # hover the target (its forecast card), or the farthest reachable square (the route)
+            _hover_for_screenshot(app, getattr(args, "target", None))
             app.tick(1 / 60)
         app.screenshot(Path(shot))
         print(f"screenshot saved: {shot}")
         return 0
     finally:
         app.close()
+
+
+def _hover_for_screenshot(app: App, target: str | None) -> None:
+    play = app.play
+    sq = play.session.position(target) if target else None
+    if sq is None:
+        rc = play.current_reach()
+        if rc is None or not rc.costs:
+            return
+        sq = max(rc.costs, key=lambda s: (rc.costs[s], s))
+    sx, sy = play.cam.to_screen(*play.layout.center(sq))
+    play.mouse = (round(sx), round(sy))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,14 +7,12 @@ panels, which lets the app keep the panels' pixels between frames (App._draw_ui)
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 import pygame
 
 from battlemat.types import XY, CharId
 from battlemat.ui import overlays, theme
 from battlemat.ui.cards import Line, character_lines, draw_card, prediction_lines
-from battlemat.ui.predict import predict
 from battlemat.ui.preview import refusal_text
 from battlemat.ui.state import ScreenState
 
@@ -60,6 +58,7 @@ class BoardView(ScreenState):
             for c in self.enc.characters if c.id in positions
         ]
         draw_tokens(surface, self.cam, self.layout.cell, looks, now)
+        self.draw_ghost(surface)
         if self.player is not None:
             self.player.draw(surface, self.cam)
         else:
@@ -81,7 +80,7 @@ class BoardView(ScreenState):
         if bands is not None:
             bands.draw(surface, self.cam)
         positions = {c: self.session.position(c) for c in self.session.active()}
-        for cid, it in self.session.declared.items():
+        for cid, it in self.session.declared.items() if self.ghost is None else ():  # (the ghosts show them)
             if not self.visible_intent(cid) or positions.get(cid) is None:
                 continue
             color = self.color_of(cid)
@@ -120,22 +119,22 @@ class BoardView(ScreenState):
             c = self.enc.by_id[hover_tok]
             if d is not None and who is not None and hover_tok != who:
                 half = self.enc.rules.halves[d.use]
-                a = d.to if d.to is not None else self.session.position(who)
-                b = self.session.position(hover_tok)
+                # The forecast resolves the turn with what this side may know (a secret intent stays
+                # secret, P: its owner is assumed to stay where it is, and the card says so).
+                p = self.forecast_for(hover_tok) if half.act == "attack" else None
+                ends = p.found.state if p is not None else None  # sight is taken after movement (R4)
+                a = self.session.position(who, ends) if ends is not None else \
+                    (d.to if d.to is not None else self.session.position(who))
+                b = self.session.position(hover_tok, ends)
                 lines: list[Line] = []
                 if half.ranged and a is not None and b is not None:
                     seen, cover, why = overlays.draw_sight(surface, self.cam, self.layout, a, b)
                     lines.append(Line("line of sight: " + ("clear" if seen and not cover else
                                       f"{cover} cover square(s), -1 each (R4)" if seen else why),
                                       theme.GOOD if seen else theme.BAD))
-                if half.act == "attack":
-                    # Only what this side may know: a hidden NPC intent stays hidden (P), so its
-                    # defense is described by rule instead of predicted.
-                    secret = not self.visible_intent(hover_tok)
-                    known = {k: v for k, v in self.session.declared.items() if self.visible_intent(k)}
-                    p = predict(self.enc, self.session.state, known, replace(d, target=hover_tok))
-                    if p is not None:
-                        lines = prediction_lines(self.enc.by_id[who].name, c.name, p, secret) + lines
+                if p is not None:
+                    lines = prediction_lines(self.enc, p, self.session.match.dice.name) + lines
+                self.shown_card = tuple(ln.text for ln in lines)
                 if lines:
                     draw_card(surface, lines, self.mouse, board)
                     return

@@ -13,6 +13,7 @@ import pygame
 
 from battlemat.core.character import RATING_NAMES, Character
 from battlemat.core.encounter import Encounter
+from battlemat.core.events import Event
 from battlemat.core.rating import Rating
 from battlemat.core.state import CharacterState
 from battlemat.ui import theme
@@ -79,23 +80,79 @@ SECRET_DEFENSE = (
 )
 
 
-def prediction_lines(attacker: str, defender: str, p: Prediction, secret: bool = False) -> list[Line]:
-    lines = [Line("Predicted contest", theme.ACCENT, True, 16)]
-    lines += rating_lines(attacker, p.attack, theme.GOOD)
-    if secret:
-        lines.append(Line(f"{defender}:", theme.BAD, True, 15))
-        lines += [Line(words, theme.TEXT_DIM, size=13) for words in SECRET_DEFENSE]
-    elif p.defense is not None:
-        lines += rating_lines(defender, p.defense, theme.BAD)
-        if p.how:
-            lines.append(Line(f"   {p.how}", theme.TEXT_DIM, size=13))
-        lines.append(Line(p.verdict(), theme.ACCENT, True))
+def prediction_lines(enc: Encounter, p: Prediction, dice: str = "none") -> list[Line]:
+    """The card of a hovered attack, as the turn resolved with what is known tells it: the group that
+    forms after movement (S7) and what meets it, or why the attack comes to nothing; conditional on
+    the secret intents it assumed (each stays where it is and does nothing)."""
+    f, name = p.found, (lambda cid: enc.by_id[cid].name)
+    target = name(p.target)
+    lines = [Line("Predicted contest" + (" (conditional)" if p.conditional else ""), theme.ACCENT, True, 16)]
+    if p.secret:
+        lines.append(Line(f"if {target} stays where it is: its intent is secret", theme.ACCENT, size=13))
+    if f.failed is not None:
+        lines += _failed_lines(enc, p, f.failed)
+    elif f.attack is not None and f.defense is not None:
+        group = " + ".join(name(m) for m in f.attackers) + (" (group, S7)" if len(f.attackers) > 1 else "")
+        lines += rating_lines(group, f.attack, theme.GOOD)
+        if p.secret:
+            lines.append(Line(f"{target}: in reach after movement", theme.BAD, True, 15))
+            lines += [Line(words, theme.TEXT_DIM, size=13) for words in SECRET_DEFENSE]
+        else:
+            lines += rating_lines(", ".join(name(m) for m in f.defenders), f.defense, theme.BAD)
+            if f.how:
+                lines.append(Line(f"   {f.how}", theme.TEXT_DIM, size=13))
+    verdict = p.verdict()
+    if verdict:
+        lines.append(Line(verdict, theme.ACCENT, True))
+    others = [name(c) for c in p.assumed if c != p.target]
+    if others:
+        who = ", ".join(others) if len(others) <= 3 else f"{len(others)} others"
+        lines.append(Line(f"assumes {who} (secret intents) stay where they are and do nothing", theme.TEXT_DIM,
+                          size=13))
+    if dice != "none" and f.failed is None:
+        lines.append(Line(f"diceless comparison: with {dice} dice the losses vary (P shows the spread)",
+                          theme.TEXT_DIM, size=13))
     return lines
+
+
+def _failed_lines(enc: Encounter, p: Prediction, failed: Event) -> list[Line]:
+    """Why the attack comes to nothing, in the event's words; a secret target out of reach after
+    movement is flagged: only its coming closer would bring the attack about."""
+    target = enc.by_id[p.target].name
+    use = str(failed.data.get("use") or "")
+    reason = str(failed.data.get("reason") or failed.text)
+    rule = str(failed.data.get("rule") or (failed.rules[0] if failed.rules else ""))
+    out = [Line(f"{enc.by_id[p.who].name}: {use} on {target} fails", theme.BAD, True, 15),
+           Line(f"   {reason}" + (f" [{rule}]" if rule and f"({rule})" not in reason else ""))]
+    if p.secret:
+        half = enc.rules.halves.get(use)
+        out_of_reach = half is not None and half.reach and rule in (half.phase, "C7")
+        out.append(Line(f"   unless {target} comes closer" if out_of_reach else f"   unless {target} moves",
+                        theme.ACCENT))
+    return out
+
+
+def _fitted(ln: Line, width: int) -> list[pygame.Surface]:
+    """One line's text as rendered lines no wider than `width` (words carried to an indented next line)."""
+    whole = theme.text(ln.text, ln.size, ln.color, ln.bold)
+    if whole.get_width() <= width or " " not in ln.text.strip():
+        return [whole]
+    indent = ln.text[: len(ln.text) - len(ln.text.lstrip())]
+    out, words, current = [], ln.text.split(), indent
+    for w in words:
+        trial = f"{current} {w}" if current.strip() else f"{current}{w}"
+        if current.strip() and theme.font(ln.size, ln.bold).size(trial)[0] > width:
+            out.append(theme.text(current, ln.size, ln.color, ln.bold))
+            current = f"{indent}    {w}"
+        else:
+            current = trial
+    out.append(theme.text(current, ln.size, ln.color, ln.bold))
+    return out
 
 
 def draw_card(screen: pygame.Surface, lines: Sequence[Line], anchor: tuple[int, int], bounds: pygame.Rect,
               max_width: int = 420) -> pygame.Rect:
-    surfaces = [theme.text(ln.text, ln.size, ln.color, ln.bold) for ln in lines]
+    surfaces = [s for ln in lines for s in _fitted(ln, max_width - 20)]
     w = min(max_width, max((s.get_width() for s in surfaces), default=0)) + 20
     h = sum(s.get_height() + 1 for s in surfaces) + 16
     rect = pygame.Rect(anchor[0] + 18, anchor[1] + 18, w, h)

@@ -21,6 +21,7 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_g, False): "grid",
     (pygame.K_m, False): "gm",
     (pygame.K_t, False): "step",
+    (pygame.K_p, False): "predict",
     (pygame.K_f, False): "fit",
     (pygame.K_HOME, False): "fit",
     (pygame.K_PLUS, False): "zoom_in",

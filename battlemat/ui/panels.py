@@ -51,7 +51,8 @@ HELP_HTML = (
     "the route is the one the resolver will take.<br>"
     "<b>Explain</b>: hover a square to see why it is refused (rule ID), a foe to see the predicted "
     "contest, any token for its sheet. F1 lists every rule, core or house.<br>"
-    "<b>Resolve</b>: Enter plays P1-P4. T turns on step mode (Space: next event), Esc skips.<br>"
+    "<b>Resolve</b>: Enter plays P1-P4. T turns on step mode (Space: next event), Esc skips. "
+    "P predicts the turn as ghosts on the map (the AI guesses unknown intents); P or Esc clears it.<br>"
     "<b>Adjust</b>: [ and ] give the intent a GM situational -1/+1 (S6), H shouts what it learns (O6), "
     "I cycles an item's kind (M1), Shift+click adds a Melee secondary target (C7).<br>"
     "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, wheel or +/- zoom, "
@@ -67,6 +68,7 @@ TOP_BUTTONS = (
     ("grid", "Grid", "Show or hide the grid (G)"),
     ("gm", "GM mode", "Show and edit the NPCs' secret intents (M)"),
     ("step", "Step", "Step mode: one event per key press while resolving (T)"),
+    ("predict", "Predict P", "Play the turn as ghosts on the map: the AI guesses unknown intents (P)"),
     ("fit", "Fit", "Fit the map to the window (F)"),
     ("rules", "Rules F1", "The rules table with core/house tags (F1)"),
     ("shot", "Shot F12", "Save a screenshot (F12)"),

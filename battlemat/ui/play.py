@@ -3,7 +3,7 @@
 It owns the Session (the match and this turn's declarations) and turns input into intents through
 `Session.declare`, which validates them with the resolver (one door). Everything shown on the board
 while declaring comes from the same code the resolver runs: Reach/Route (movement), sight
-(geometry) and the resolver's own rating arithmetic (predict).
+(geometry), and the turn resolved with what is known for the hover forecast and the P preview (ghost).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.camera import Camera
 from battlemat.ui.declaring import Declaring, takes_target
+from battlemat.ui.ghost import Predicting
 from battlemat.ui.idle import AskIdle
 from battlemat.ui.layout import Layout
 from battlemat.ui.panels import HOTKEYS, Frame, Sidebar, TopBar, frame_rects
@@ -65,7 +66,7 @@ class Services:
     manager: pygame_gui.UIManager
 
 
-class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
+class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
     """The bottom screen of the stack: widgets, input, resolving with playback, files."""
 
     def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
@@ -88,6 +89,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
         self.frame: Frame = frame_rects(*size)
         self.top: TopBar | None = None
         self.side: Sidebar | None = None
+        self.init_predicting()
         self.load_session(session)
         self.resize(size)
 
@@ -104,6 +106,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
         if pending is not None:
             session.future = list(pending)
         self.idle = ()
+        self.ghost = None
         self.victory_shown = False
         self.cam.fit(self.art.width, self.art.height)
         if self.side is not None:
@@ -158,6 +161,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
         self.top.set_toggle("gm", self.gm_mode)
         self.top.set_toggle("step", self.step_mode)
         self.top.set_toggle("grid", self.art.show_grid)
+        self.top.set_toggle("predict", self.ghost is not None)
         who = self.sel.who
         if who is None:
             self.side.who.set_text("No one selected")
@@ -228,6 +232,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
             events = s.last_events
         self.sel = Selection()
         self.preview = Preview()
+        self.ghost = None  # the predicted turn is played: its ghosts go
         self.player = Player(events, dict(positions), states, self.layout.center, s.enc.rules,
                              step_mode=self.step_mode)
         self.set_status("Resolving... Esc skips to the end" + (", Space steps" if self.step_mode else ""), theme.TEXT)
@@ -343,6 +348,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
             "grid": self.toggle_grid,
             "gm": self.toggle_gm,
             "step": self.toggle_step,
+            "predict": self.toggle_predict,
             "fit": lambda: self.cam.fit(self.art.width, self.art.height),
             "zoom_in": partial(self.cam.zoom_at, 1),
             "zoom_out": partial(self.cam.zoom_at, -1),
@@ -368,6 +374,8 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle):
         if self.player is not None:
             if self.side is not None:
                 self.side.log_events(self.player.finish())
+        elif self.ghost is not None:
+            self.clear_ghost()
         elif self.sel.draft is not None and self.sel.who not in self.session.declared:
             self.sel.draft = None
         else:

@@ -54,6 +54,7 @@ class ScreenState:
     preview: Preview
     player: Player | None
     gm_mode: bool
+    ghost: Any  # the predicted turn drawn as ghosts (ui.ghost), or None
     mouse: tuple[int, int]
     status: str
     status_color: theme.Color
@@ -66,6 +67,12 @@ class ScreenState:
         raise NotImplementedError
 
     def current_bands(self) -> overlays.RangeBands | None:
+        raise NotImplementedError
+
+    def forecast_for(self, target: CharId) -> Any:
+        raise NotImplementedError
+
+    def draw_ghost(self, surface: Any) -> None:
         raise NotImplementedError
 
     @property

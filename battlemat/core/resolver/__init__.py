@@ -12,7 +12,8 @@ no longer strikes in P4.
 
 The modules, around the turn's state (`turn.Turn`): `validate` (intents through one door),
 `ratings` (effective ratings and groups), `defense` (C5), `contests` (C2-C7), `losses` (L1-L4),
-and one per phase: `observe` (P1), `moves` (P2), `attacks` (P3, P4), `endturn`.
+and one per phase: `observe` (P1), `moves` (P2), `attacks` (P3, P4), `endturn`. `forecast` reads one
+attack's outcome from a turn resolved here (the window's hover card).
 """
 
 from __future__ import annotations
@@ -21,23 +22,21 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from battlemat.core.dice import DiceEngine, Diceless
+from battlemat.core.dice import DiceEngine
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.events import Event
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory, remember
-from battlemat.core.rating import Rating
 from battlemat.core.resolver.attacks import ranged_phase, reach_phase
-from battlemat.core.resolver.defense import opposition, plan_blocks
+from battlemat.core.resolver.defense import plan_blocks
 from battlemat.core.resolver.endturn import end_of_turn
+from battlemat.core.resolver.forecast import Forecast, forecast
 from battlemat.core.resolver.moves import movement_phase
 from battlemat.core.resolver.observe import observations
-from battlemat.core.resolver.ratings import attack_groups, group_rating
 from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.resolver.validate import start_context, validate_intent
 from battlemat.core.state import MatchState
-from battlemat.types import CharId
 
 __all__ = ["PHASES", "Forecast", "TurnResult", "forecast", "resolve_turn", "start_context", "validate_intent"]
 
@@ -110,34 +109,3 @@ def declare(t: Turn, intents: Sequence[Intent]) -> None:
             words += f", to throw it to {tuple(it.throw)}"
         t.emit_data("intent", words, (half.phase_of(it.target),), it.to_dict())
     plan_blocks(t)
-
-
-@dataclass(frozen=True)
-class Forecast:
-    """What an attack would meet if the turn were resolved now, before anyone moves: both sides'
-    ratings with their breakdowns and how the defender opposes (for the UI's hover card)."""
-
-    attack: Rating
-    defense: Rating
-    how: str
-
-    @property
-    def margin(self) -> int:
-        return self.attack.value - self.defense.value
-
-
-def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: CharId) -> Forecast | None:
-    """The contest `who`'s attack would bring on, with the other declared intents taken into account
-    (groups S7, opposition C5, matchups S8, advantages O1-O5). Diceless, positions as they stand.
-    Raises IllegalIntent like the resolver when an intent breaks a rule; None if `who` does not attack."""
-    t = Turn(enc, state, random.Random(0), Diceless(), MatchMemory(enc))
-    declare(t, intents)
-    it = t.intents.get(who)
-    if it is None or it.target is None or t.rules.halves[it.use].act != "attack":
-        return None
-    group = next((g for g in attack_groups(t, lambda h: True) if who in g.members), None)
-    if group is None:
-        return None
-    dfn, how, dskill = opposition(t, group.target, group)
-    att, _ = group_rating(t, group, dskill)
-    return Forecast(att, dfn, how)
