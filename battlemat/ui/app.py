@@ -18,6 +18,8 @@ from typing import Any
 
 DEFAULT_SIZE = (1280, 800)
 IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
+IDLE_NAP = 0.01  # ... in naps this long, looking for events between them
+RING_PULSES = 6.0  # seconds the selection ring pulses after the last event (then it rests: no frames)
 PANEL_SETTLE = 0.6  # seconds the panels keep being drawn after the pointer was over them
 SLOW_PREPARE = 0.4  # seconds of waiting before the window says what takes the time
 
@@ -139,7 +141,9 @@ class App:
         self._ui_sig: object = None
         self._pointer_on_panels = 0.0
         self.draws = 0  # frames drawn (an idle window draws none)
-        self._look: object = None  # what the last frame showed (App._changed)
+        self._look: object = None  # what the last frame showed (App._looks)
+        self._ring: object = None  # the selection ring's pulse in the last frame, and its area
+        self._last_event = time.monotonic()
         self._drew = True  # the last tick drew: the next one polls instead of waiting for an event
 
     def _wait_for(self, task: Callable[[], None], title: str) -> None:
@@ -219,12 +223,22 @@ class App:
             code = apply(self.stack, screen.update(dt))
             if code is not None:
                 return code
-        look = self._looks()
-        self._drew = bool(events) or self._busy() or look != self._look
+        now = time.monotonic()
+        if events:
+            self._last_event = now
+        ring = self.play.ring() if now - self._last_event < RING_PULSES else None
+        self._drew = bool(events) or self._busy() or self._looks() != self._look
         if self._drew:
             self.draw()
             self._look = self._looks()  # drawing may change what it shows (the status line follows the pointer)
+        elif ring is not None and ring != self._ring:  # only the selection ring pulsed: only its square is shown
+            self.draw(ring[1])
+        self._ring = ring  # (a window left alone for RING_PULSES seconds keeps the ring as it was last drawn)
         return None
+
+    def invalidate(self) -> None:
+        """Draw the next frame whatever changed (benchmarks measure frames this way)."""
+        self._look = None
 
     def _busy(self) -> bool:
         """Whether the next frame must be drawn whatever happens: something moves by itself (a turn
@@ -241,33 +255,39 @@ class App:
 
     def _wait_events(self) -> list[Any]:
         """The events of this frame. After a frame that drew (or while something moves), the queue is
-        polled and the clock paces the frames; an idle window blocks until an event arrives, or for
-        at most IDLE_WAIT seconds (so a pulse, a tooltip's delay or a tile animation still comes)."""
+        polled and the clock paces the frames; an idle window sleeps until an event arrives, or for
+        at most IDLE_WAIT seconds (so a pulse, a tooltip's delay or a tile animation still comes).
+        It sleeps in short naps looking at the queue between them: pygame's event.wait(timeout)
+        polls every millisecond, which costs more than the whole idle frame."""
         pygame = self.pygame
-        if self._drew or self._busy():
-            return pygame.event.get()
-        first = pygame.event.wait(round(IDLE_WAIT * 1000))
-        return ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
+        if not (self._drew or self._busy()):
+            until = time.monotonic() + IDLE_WAIT
+            while not pygame.event.peek() and time.monotonic() < until:
+                time.sleep(IDLE_NAP)
+        return pygame.event.get()
 
     def _event_size(self, event: Any) -> tuple[int, int]:
         if event.type == self.pygame.VIDEORESIZE:
             return tuple(event.size)  # type: ignore[return-value]
         return event.x, event.y
 
-    def draw(self) -> None:
+    def draw(self, area: Any = None) -> None:
+        """Draw a frame and show it: all of it, or only `area` (a Rect) when nothing else changed."""
         self.draws += 1
         for screen in self.stack:
             screen.on_draw(self.screen)
-        self._draw_ui()
-        self.pygame.display.flip()
+        if self._draw_ui() or area is None:
+            self.pygame.display.flip()
+        else:
+            self.pygame.display.update(area)
 
-    def _draw_ui(self) -> None:
+    def _draw_ui(self) -> bool:
         """The panels change far less often than the board, so their pixels are left on screen
         between frames while nothing could have changed them: only the play screen is up, every
         widget lies inside the panels, the pointer has not been over them lately (hover, scrolling,
         tooltips), none of our own widget changes (ui_epoch) and the widgets' images and places are
         the same as last frame. The board draws only inside its own rectangle, so the old panel
-        pixels stay valid. Otherwise the panels are painted and drawn afresh."""
+        pixels stay valid. Otherwise the panels are painted and drawn afresh. True if they were."""
         from battlemat.ui.panels import paint_frame
 
         f = self.play.frame
@@ -280,11 +300,12 @@ class App:
             and all(f.side.contains(r) or f.top.contains(r) for r in rects)
         )
         if cacheable and self._ui_clean and sig == self._ui_sig:
-            return  # the board never draws outside its rectangle: last frame's panels are still there
+            return False  # the board never draws outside its rectangle: last frame's panels are still there
         paint_frame(self.screen, f)
         self.manager.draw_ui(self.screen)
         self._ui_clean = cacheable
         self._ui_sig = sig
+        return True
 
     def resize(self, size: tuple[int, int]) -> None:
         """A new window size (VIDEORESIZE, WINDOWRESIZED: SDL sends both): the panels are laid out

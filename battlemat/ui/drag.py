@@ -71,7 +71,7 @@ class Ruler:
             cost_at.setdefault(s.to, s.cost)
         out = [Stop(w, cost_at[w], "", "waypoint") for w in self.waypoints if w in cost_at]
         if self.refusal is None:
-            out.append(Stop(self.route.end, self.used, "", "the move ends here"))
+            out.append(Stop(self.route.end, self.used, "", "ends here"))
         else:
             at = self.route.stopped_at if self.route.steps and self.route.stopped_at is not None else self.to
             out.append(Stop(at, self.used, self.refusal.rule, self.refusal.why))
@@ -102,37 +102,37 @@ def waypoint_refusal(enc: Encounter, mover: Any) -> movement.Refusal | None:
 
 def measure(enc: Encounter, board: Any, mover: Any, ctx: Any, to: XY, waypoints: tuple[XY, ...] = ()) -> Ruler:
     """The ruler for a drop on `to` after `waypoints`. Without waypoints the drop declares what a
-    click declares (the reach's route to the square); with them, each leg is the reach's route
-    from the last waypoint on the allowance left, and the whole path is walked again from the start."""
+    click declares (the reach's route to the square); with them, each leg is the reach's cheapest
+    route from the last waypoint, and the whole path is walked again from the start."""
     rules = enc.rules
-    plan_ctx = ctx
     if not waypoints:
         rc = movement.reach(board, rules, mover, ctx)
         path = tuple(rc.route_to(to).squares) if rc.can_end(to) else ()
         refusal = None if to == mover.at or rc.can_end(to) else rc.why_not(to)
-        route = movement.plan_route(board, rules, mover, ctx, movement.Plan(to, path, plan_ctx))
+        route = movement.plan_route(board, rules, mover, ctx, movement.Plan(to, path, ctx))
         if refusal is not None:  # nothing is declared: no route, and the reach's reason
             route = movement.Route(mover.at, (), refusal, mover.at)
         return Ruler(route, mover.allowance, to, (), refusal, path)
     squares: list[XY] = []
-    at, used, refusal = mover.at, 0, None
+    at, refusal = mover.at, None
     for goal in (*waypoints, to):
         if goal == at:
             continue
-        leg = movement.reach(board, rules, mover._replace(at=at, allowance=max(0, mover.allowance - used)), ctx)
+        leg = movement.reach(board, rules, mover._replace(at=at), ctx)  # its route is the cheapest
         if not leg.can_end(goal):
             refusal = leg.why_not(goal)
             break
-        steps = leg.route_to(goal).steps
-        squares += [s.to for s in steps]
-        at, used = goal, used + (steps[-1].cost if steps else 0)
+        squares += leg.route_to(goal).squares
+        at = goal
     path = tuple(squares)
-    route = (movement.plan_route(board, rules, mover, ctx, movement.Plan(to, path, plan_ctx)) if path
+    # The whole path walked from the start under the rules: what it costs and where it stops (the
+    # allowance counted over every leg, M1) is the movement module's answer, not the legs'.
+    route = (movement.plan_route(board, rules, mover, ctx, movement.Plan(to, path, ctx)) if path
              else movement.Route(mover.at, ()))
-    if refusal is not None:
-        route = movement.Route(mover.at, route.steps, refusal, route.end)
-    elif route.stopped is not None and route.end != to:
+    if route.stopped is not None and route.end != (path[-1] if path else mover.at):
         refusal = route.stopped
+    elif refusal is not None:
+        route = movement.Route(mover.at, route.steps, refusal, route.end)
     return Ruler(route, mover.allowance, to, waypoints, refusal, path)
 
 
@@ -148,10 +148,20 @@ class Drag:
     note: movement.Refusal | None = None  # a waypoint refused, and why
 
 
+@dataclass(frozen=True)
+class Refused:
+    """A drop the rules refused: shown where it fell until the pointer moves."""
+
+    pos: tuple[int, int]
+    at: XY
+    why: movement.Refusal
+
+
 class Dragging(ScreenState):
     """The play screen's token dragging: the gesture, the ruler, the drop."""
 
     drag: Drag | None = None
+    refused: Refused | None = None
 
     # Provided by the other parts (which come before this one in the play screen's bases).
     def click(self, pos: tuple[int, int]) -> None:
@@ -246,7 +256,7 @@ class Dragging(ScreenState):
         why = waypoint_refusal(self.enc, found[0])
         if why is not None:
             d.note = why
-            self.set_status(f"No waypoints: {why.why} [{why.rule}]", theme.BAD)
+            self.set_status(f"No waypoints: {tagged(why.why, why.rule)}", theme.BAD)
             return
         if sq != found[0].at and (not d.waypoints or d.waypoints[-1] != sq):  # a held Shift repeats
             d.waypoints.append(sq)
@@ -254,7 +264,7 @@ class Dragging(ScreenState):
 
     def drag_looks(self) -> object:
         d = self.drag
-        return None if d is None else (d.active, tuple(d.waypoints), d.ruler, d.note)
+        return self.refused if d is None else (d.active, tuple(d.waypoints), d.ruler, d.note)
 
     # -- the ruler -------------------------------------------------------------------------------
     def _mover(self) -> tuple[Any, Any] | None:
@@ -293,14 +303,13 @@ class Dragging(ScreenState):
         if sq is None or self.player is not None or self.sel.who != d.who or draft is None:
             self.set_status("Move not changed (dropped off the board).", theme.TEXT)
             return
-        if not d.waypoints:
-            self.set_destination(sq)  # exactly what a click on the square does
-            return
         r = self.ruler_at(sq, tuple(d.waypoints))
-        if r is None:
+        if r is not None and r.refusal is not None:
+            self.refused = Refused(pos, sq, r.refusal)
+            self.set_status(refused_words(sq, r.refusal), theme.BAD)
             return
-        if r.refusal is not None:
-            self.set_status(f"Cannot end on {sq}: {r.refusal.why} [{r.refusal.rule}]", theme.BAD)
+        if not d.waypoints or r is None:
+            self.set_destination(sq)  # exactly what a click on the square does
             return
         self.sel.draft = replace(draft, to=sq if r.path else None, path=r.path)
         self.commit()
@@ -336,6 +345,22 @@ class Dragging(ScreenState):
             pygame.draw.line(surface, theme.BAD, (x - k, y - k), (x + k, y + k), 4)
             pygame.draw.line(surface, theme.BAD, (x - k, y + k), (x + k, y - k), 4)
 
+    def draw_drag_hover(self, surface: pygame.Surface) -> bool:
+        """The ruler's card while dragging, or a refused drop's reason until the pointer moves on
+        (the status line says it too); False when neither shows, and the board's hover card does."""
+        if self.token_dragged():
+            self.draw_ruler_card(surface)
+            return True
+        no = self.refused
+        if no is None or no.pos != self.mouse or self.player is not None:
+            self.refused = None
+            return False
+        overlays.square_outline(surface, self.cam, self.layout, no.at, theme.BAD, 3)
+        draw_card(surface, [Line(f"Refused [{no.why.rule}]", theme.BAD, True), Line(no.why.why)], self.mouse,
+                  self.frame.board, 360)
+        self.set_status(refused_words(no.at, no.why), theme.BAD)
+        return True
+
     def draw_ruler_card(self, surface: pygame.Surface) -> None:
         d = self.drag
         if d is None:
@@ -345,19 +370,32 @@ class Dragging(ScreenState):
             lines.append(Line("Drop on a square of the map (Esc cancels)", theme.TEXT_DIM))
         else:
             words = ruler_words(d.ruler)
-            lines.append(Line(words[0], theme.BAD if d.ruler.refusal else theme.GOOD, True))
+            name = self.enc.by_id[d.who].name
+            use = self.sel.draft.use if self.sel.draft is not None else ""
+            lines.append(Line(f"{name} ({use}): {words[0]}", theme.BAD if d.ruler.refusal else theme.GOOD, True))
             lines += [Line(w, theme.BAD if i == len(words) - 2 and d.ruler.refusal else theme.TEXT)
                       for i, w in enumerate(words[1:])]
         if d.note is not None:
-            lines.append(Line(f"No waypoints: {d.note.why} [{d.note.rule}]", theme.ACCENT))
-        lines.append(Line(keys.DRAG_HELP, theme.TEXT_DIM, size=12))
+            lines.append(Line(f"No waypoints: {tagged(d.note.why, d.note.rule)}", theme.ACCENT))
+        lines += [Line(h, theme.TEXT_DIM, size=12) for h in keys.DRAG_HELP]
         draw_card(surface, lines, self.mouse, self.frame.board, 460)
+
+
+def tagged(words: str, rule: str) -> str:
+    """Words with their rule ID in brackets (the movement module's words may end in "(M1)" already)."""
+    if not rule:
+        return words
+    tail = f" ({rule})"
+    return f"{words[: -len(tail)] if words.endswith(tail) else words} [{rule}]"
+
+
+def refused_words(sq: XY, why: movement.Refusal) -> str:
+    return f"Cannot end on {sq}: {tagged(why.why, why.rule)}"
 
 
 def ruler_words(r: Ruler) -> list[str]:
     """The ruler in words: squares used of the allowance, then each stop with its rule ID."""
     out = [f"{r.used} of {r.allowance} squares" + (" - refused" if r.refusal else "")]
     for s in r.stops:
-        rule = f" [{s.rule}]" if s.rule else ""
-        out.append(f"{s.at} at {s.cost}: {s.words}{rule}")
+        out.append(f"{s.at} at {s.cost}: {tagged(s.words, s.rule)}")
     return out

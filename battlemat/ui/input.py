@@ -76,4 +76,5 @@ WAYPOINT_BUTTON = 2  # the middle button does the same
 UNPIN_KEYS = (pygame.K_BACKSPACE,)  # unpin the last waypoint
 CANCEL_DRAG_KEYS = (pygame.K_ESCAPE,)
 CANCEL_DRAG_BUTTON = 3  # the right button
-DRAG_HELP = "release: move here - Shift/middle button: waypoint - Backspace: unpin - Esc/right button: cancel"
+DRAG_HELP = ("release: move here - Shift or middle button: waypoint",
+             "Backspace: unpin it - Esc or right button: cancel")

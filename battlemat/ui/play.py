@@ -504,9 +504,7 @@ class PlayScreen(Declaring, BoardView, Dragging):
         self.draw_ruler(surface)
 
     def draw_hover(self, surface: pygame.Surface, hover_tok: CharId | None) -> None:
-        if self.token_dragged():
-            self.draw_ruler_card(surface)
-        else:
+        if not self.draw_drag_hover(surface):  # the ruler's card while dragging, a refused drop's reason
             super().draw_hover(surface, hover_tok)
 
     def moving(self) -> bool:
@@ -515,12 +513,23 @@ class PlayScreen(Declaring, BoardView, Dragging):
 
     def looks(self) -> tuple[object, ...]:
         """What the board shows, as values cheap to make and compare: the app draws a frame when an
-        event came or this changed (a selection made by a command, the ring's pulse, a tile animation)."""
+        event came or this changed (a selection made by a command, a tile animation...). The
+        selection ring's pulse is apart (`ring`): it changes only its own small square of the screen."""
         c, s = self.cam, self.session
         return ((c.x, c.y, c.zoom, c.view_x, c.view_y, c.view_w, c.view_h), self.mouse, self.frame.board,
                 self.sel.who, self.sel.draft, tuple(s.declared.items()), s.state, self.gm_mode, self.step_mode,
-                self.status, self.status_color, self.art, self.art.show_grid, self.art_frames,
-                pulse(time.monotonic()) if self.sel.who is not None else 0, self.drag_looks())
+                self.status, self.status_color, self.art, self.art.show_grid, self.art_frames, self.drag_looks())
+
+    def ring(self) -> tuple[int, pygame.Rect] | None:
+        """The selection ring's pulse now and the screen area it covers (inside the board), if any."""
+        who = self.sel.who
+        if who is None or self.player is not None or (at := self.session.position(who)) is None:
+            return None
+        from battlemat.ui.tokens import radius
+
+        x, y = self.cam.to_screen(*self.layout.center(at))
+        r = radius(self.layout.cell, self.cam.zoom) + pulse(0.0) + 8  # the widest ring, and its width
+        return pulse(time.monotonic()), pygame.Rect(round(x) - r, round(y) - r, 2 * r, 2 * r).clip(self.frame.board)
 
     def close(self) -> None:
         pass
