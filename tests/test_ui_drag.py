@@ -307,6 +307,28 @@ def test_hover_a_command_and_a_resize_each_draw(app) -> None:
     assert app.draws == drawn + 1 and app.size == (1500, 950)
 
 
+def test_a_widget_that_changes_by_itself_is_drawn(app) -> None:
+    """A tooltip comes up after the pointer rests on a button: no event, a new widget image."""
+    play = app.play
+    button = play.side.resolve
+    pos = button.get_abs_rect().center
+    pygame.mouse.set_pos(pos)  # pygame_gui asks SDL where the pointer is; a posted event does not move it
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(0, 0, 0), touch=False))
+    ticks(app, 2)  # the motion, then pygame_gui's hover events
+    app._pointer_on_panels = 0.0  # as if the pointer had rested there a while: only a change draws now
+    for _ in range(40):
+        drawn = app.draws
+        ticks(app, 1, dt=0.1)
+        if button.tool_tip is not None:
+            break
+        assert app.draws == drawn  # nothing changed yet
+    assert button.tool_tip is not None
+    assert app.draws == drawn + 1  # the frame the tooltip came up in
+    settled = app.draws
+    ticks(app, 5, dt=0.1)
+    assert app.draws == settled
+
+
 def test_a_turn_playing_back_draws_every_frame(app) -> None:
     _pick(app, "garran", "Dodge")
     key(app, pygame.K_RETURN)
@@ -328,8 +350,7 @@ def test_the_selection_ring_pulses_in_its_own_square_then_rests(app, monkeypatch
     play.select("garran")
     ticks(app, 2)
     clock = [1000.0]
-    monkeypatch.setattr(app_module.time, "monotonic", lambda: clock[0])
-    monkeypatch.setattr("battlemat.ui.play.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr(app_module.time, "monotonic", lambda: clock[0])  # (the one `time` module: play's too)
     app._last_event = clock[0]
     ticks(app, 1)
     drawn = app.draws
