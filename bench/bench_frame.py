@@ -6,7 +6,10 @@ baseline blits one window-sized region of the whole pre-rendered map into a wind
 Frames and baseline blits are interleaved so both see the same machine load and caches; the ratio
 of their medians is the headline (goal: at most 3x). The same blit repeated back to back (hot
 caches, the harsher baseline) is printed too.
-Run: SDL_VIDEODRIVER=dummy python bench/bench_frame.py [--frames N]
+`--idle SECONDS` measures instead what a window left alone costs: the process CPU time of the real
+loop (`App.tick()` with no input: it draws only when something changed and sleeps between looks)
+against the same loop drawing every frame, as the window did before (goal: idle at most 5% of a core).
+Run: SDL_VIDEODRIVER=dummy python bench/bench_frame.py [--frames N] [--idle SECONDS]
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ def board() -> Board:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=400)
+    ap.add_argument("--idle", type=float, default=0.0, metavar="SECONDS",
+                    help="measure the idle window's CPU use instead, over this many seconds each way")
     opts = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bm-bench-"))
     tmx = write_map(tmp)
@@ -116,6 +121,8 @@ def main() -> int:
     play.mouse = (round(mx), round(my))
     for _ in range(20):  # warm up: chunks built and scaled, fonts cached
         app.tick(1 / 60)
+    if opts.idle:
+        return idle(app, opts.idle)
 
     full = play.art.render_full(marks=True, grid=True)
     area = pygame.Rect(round(play.cam.x), round(play.cam.y), 1920, 1080)
@@ -125,6 +132,7 @@ def main() -> int:
     frames, blits = [], []
     for _ in range(opts.frames):  # interleaved, so both see the same machine load
         t0 = time.perf_counter()
+        app.invalidate()  # a frame that draws (an unchanged window draws nothing)
         app.tick(1 / 60)
         t1 = time.perf_counter()
         target.blit(full, (0, 0), area)
@@ -143,6 +151,33 @@ def main() -> int:
     w = statistics.median(warm)
     print(f"ratio: {f / b:.2f}x (goal <= 3x)")
     print(f"(the same blit repeated back to back, hot caches: {w * 1000:.2f} ms; frame/that = {f / w:.2f}x)")
+    return 0
+
+
+def idle(app: object, seconds: float) -> int:
+    """CPU use of the real loop left alone, against the same loop drawing every frame (the old way)."""
+    from battlemat.ui.app import App
+
+    assert isinstance(app, App)
+
+    def run(every_frame: bool) -> tuple[float, int]:
+        drawn = app.draws
+        c0, w0 = time.process_time(), time.perf_counter()
+        while time.perf_counter() - w0 < seconds:
+            if every_frame:
+                app.invalidate()
+            app.tick()
+        return 100 * (time.process_time() - c0) / (time.perf_counter() - w0), app.draws - drawn
+
+    app.play.select(None)  # nothing pulses: a window left alone (the ring rests after a while anyway)
+    app.tick()
+    rounds = [(run(False), run(True)) for _ in range(2)]  # alternated, so both see the same machine load
+    app.close()
+    idle_cpu = statistics.median(r[0][0] for r in rounds)
+    busy_cpu = statistics.median(r[1][0] for r in rounds)
+    print(f"idle window: {idle_cpu:.1f}% of a core, {rounds[-1][0][1]} frames drawn in {seconds:g} s (goal <= 5%)")
+    print(f"drawing every frame (the window before): {busy_cpu:.1f}% of a core, {rounds[-1][1][1]} frames drawn")
+    print(f"ratio: {idle_cpu / busy_cpu:.3f}x")
     return 0
 
 

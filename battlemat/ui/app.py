@@ -12,10 +12,16 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 DEFAULT_SIZE = (1280, 800)
+IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
+IDLE_NAP = 0.01  # ... in naps this long, looking for events between them
+RING_PULSES = 6.0  # seconds the selection ring pulses after the last event (then it rests: no frames)
+PANEL_SETTLE = 0.6  # seconds the panels keep being drawn after the pointer was over them
+SLOW_PREPARE = 0.4  # seconds of waiting before the window says what takes the time
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
@@ -54,15 +60,23 @@ def _default_encounter() -> Path:
     return Path(__file__).resolve().parents[2] / "maps" / "art_gallery.toml"
 
 
+class WindowClosed(Exception):
+    """The window was closed before the game was set up (while the movement search was prepared)."""
+
+
 class App:
     """The window and its loop. Tests drive it one frame at a time with `tick()`."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, args: argparse.Namespace, prepare: Callable[[], None] | None = None) -> None:
+        """`prepare`: work to do once the window shows and before the game is set up (`run` passes the
+        compiled movement search's preparation): it runs in a thread while the window says why it waits."""
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the terminal for our messages
         import pygame
         import pygame_gui
 
+        from battlemat.io.encounter import load_encounter
         from battlemat.io.saves import read_save
+        from battlemat.io.tiled import check_pictures
         from battlemat.ui import theme
         from battlemat.ui.play import PlayScreen, Services, autosave_for
         from battlemat.ui.session import Session
@@ -77,18 +91,11 @@ class App:
             load = encounter
         pending: list[Any] = []
         sides = tuple(getattr(args, "side", None) or ())
-        if load:
-            save = read_save(load)
-            session, pending = Session.from_save(save, load, replay=bool(getattr(args, "replay", None)),
-                                                 autosave=autosave_for(self.save_dir, save.encounter))
-        else:
-            path = Path(encounter) if encounter else _default_encounter()
-            session = Session(path, seed=getattr(args, "seed", None), dice=getattr(args, "dice", None),
-                              pc_sides=sides, autosave=autosave_for(self.save_dir, path))
-        if session.has_map and session.enc.map:  # and the map's pictures, which the board did not need
-            from battlemat.io.tiled import check_pictures
-
-            check_pictures(session.path.parent / session.enc.map)
+        save = read_save(load) if load else None
+        path = Path(encounter) if encounter else _default_encounter()
+        enc = None if save is not None else load_encounter(path)
+        if enc is not None and enc.board is not None and enc.map:  # and its pictures, which the board did not need
+            check_pictures(path.parent / enc.map)
         self.headless = bool(getattr(args, "screenshot", None))
         if self.headless:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -98,7 +105,20 @@ class App:
         size = _size(getattr(args, "size", None))
         flags = 0 if self.headless else pygame.RESIZABLE
         self.screen = pygame.display.set_mode(size, flags)
+        self.size = size
         pygame.display.set_caption("battlemat")
+        if prepare is not None:
+            title = enc.title if enc is not None else str(save.meta.get("title", load)) if save else ""
+            self._wait_for(prepare, title)
+        # The game: the NPCs plan their first turn with the movement search, which is ready now.
+        if save is not None:
+            session, pending = Session.from_save(save, load, replay=bool(getattr(args, "replay", None)),
+                                                 autosave=autosave_for(self.save_dir, save.encounter))
+            if session.has_map and session.enc.map:
+                check_pictures(session.path.parent / session.enc.map)
+        else:
+            session = Session(path, seed=getattr(args, "seed", None), dice=getattr(args, "dice", None),
+                              pc_sides=sides, autosave=autosave_for(self.save_dir, path), enc=enc)
         pygame.key.set_repeat(350, 40)
         self.manager = pygame_gui.UIManager(size, theme.gui_theme(1.0 if size[0] < 1600 else 1.15))
         with warnings.catch_warnings():  # some are already loaded by the theme; preload the rest
@@ -122,19 +142,75 @@ class App:
         self._ui_clean = False
         self._ui_sig: object = None
         self._pointer_on_panels = 0.0
+        self.draws = 0  # frames drawn (an idle window draws none)
+        self._look: object = None  # what the last frame showed (App._looks)
+        self._ring: object = None  # the selection ring's pulse in the last frame, and its area
+        self._last_event = time.monotonic()
+        self._drew = True  # the last tick drew: the next one polls instead of waiting for an event
+
+    def _wait_for(self, task: Callable[[], None], title: str) -> None:
+        """Run `task` in a thread while the window shows a word about the wait (the first launch
+        compiles the movement search: many seconds, once). Raises WindowClosed if the window is
+        closed meanwhile."""
+        import threading
+
+        pygame = self.pygame
+        failed: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                task()
+            except BaseException as exc:  # noqa: BLE001 - raised again in the window's thread
+                failed.append(exc)
+
+        worker = threading.Thread(target=work, name="battlemat-prepare", daemon=True)
+        start = time.monotonic()
+        worker.start()
+        while worker.is_alive():
+            if any(e.type == pygame.QUIT for e in pygame.event.get()):
+                raise WindowClosed
+            self._draw_waiting(title, time.monotonic() - start)
+            worker.join(0.1)
+        if failed:
+            raise failed[0]
+
+    def _draw_waiting(self, title: str, waited: float) -> None:
+        """The wait in words: the title at once; after a moment, what takes the time."""
+        from battlemat.ui import theme
+
+        screen = self.screen
+        screen.fill(theme.BG)
+        w, h = screen.get_size()
+        lines = [theme.text(f"Loading {title}\u2026" if title else "Loading\u2026", 21, theme.TEXT, True)]
+        if waited > SLOW_PREPARE:
+            dots = "\u2022" * (1 + int(waited * 2) % 3)
+            lines += [theme.text("Preparing the movement search (first launch only)\u2026", 17, theme.ACCENT),
+                      theme.text(f"numba compiles it once and keeps it in its cache  {int(waited)} s  {dots}",
+                                 14, theme.TEXT_DIM)]
+        y = h // 2 - sum(s.get_height() + 8 for s in lines) // 2
+        for s in lines:
+            screen.blit(s, ((w - s.get_width()) // 2, y))
+            y += s.get_height() + 8
+        self.pygame.display.flip()
 
     # -- the loop ------------------------------------------------------------------------------
     def tick(self, dt: float | None = None) -> int | None:
-        """One frame: events, update, draw. Returns an exit code when the app should stop."""
+        """One frame: events, update, and a drawing if anything on screen may have changed.
+        Returns an exit code when the app should stop. Without `dt` (the real loop) an idle window
+        sleeps until an event comes or `IDLE_WAIT` passes; tests give `dt` and never wait."""
         pygame = self.pygame
         from battlemat.ui.screens import apply
 
-        dt = self.clock.tick(60) / 1000.0 if dt is None else dt
-        for event in pygame.event.get():
+        if dt is None:
+            events = self._wait_events()
+            dt = self.clock.tick(60) / 1000.0
+        else:
+            events = pygame.event.get()
+        for event in events:
             if event.type == pygame.QUIT:
                 return 0
-            if event.type == pygame.VIDEORESIZE:
-                self.resize(event.size)
+            if event.type in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+                self.resize(self._event_size(event))
                 continue
             if event.type in (pygame.MOUSEMOTION, pygame.MOUSEWHEEL, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
                 pos = getattr(event, "pos", None) or self.play.mouse
@@ -149,22 +225,71 @@ class App:
             code = apply(self.stack, screen.update(dt))
             if code is not None:
                 return code
-        self.draw()
+        now = time.monotonic()
+        if events:
+            self._last_event = now
+        ring = self.play.ring() if now - self._last_event < RING_PULSES else None
+        self._drew = bool(events) or self._busy() or self._looks() != self._look
+        if self._drew:
+            self.draw()
+            self._look = self._looks()  # drawing may change what it shows (the status line follows the pointer)
+        elif ring is not None and ring != self._ring:  # only the selection ring pulsed: only its square is shown
+            self.draw(ring[1])
+        self._ring = ring  # (a window left alone for RING_PULSES seconds keeps the ring as it was last drawn)
         return None
 
-    def draw(self) -> None:
+    def invalidate(self) -> None:
+        """Draw the next frame whatever changed (benchmarks measure frames this way)."""
+        self._look = None
+
+    def _busy(self) -> bool:
+        """Whether the next frame must be drawn whatever happens: something moves by itself (a turn
+        playing, a held pan key, the map's tile animations), a window is over the board, or the
+        pointer was over the panels a moment ago (hover effects and tooltips fade in and out)."""
+        return (len(self.stack) > 1 or self.play.moving()
+                or time.monotonic() - self._pointer_on_panels < PANEL_SETTLE)
+
+    def _looks(self) -> object:
+        """What the frame shows, as values: the play screen's own summary (camera, pointer, selection,
+        declarations, status, the selection's pulse...) and the widgets' images and places."""
+        visible = self.manager.get_sprite_group().visible
+        return (self.play.looks(), self.play.ui_epoch, tuple((id(bd[0]), tuple(bd[1])) for bd in visible))
+
+    def _wait_events(self) -> list[Any]:
+        """The events of this frame. After a frame that drew (or while something moves), the queue is
+        polled and the clock paces the frames; an idle window sleeps until an event arrives, or for
+        at most IDLE_WAIT seconds (so a pulse, a tooltip's delay or a tile animation still comes).
+        It sleeps in short naps looking at the queue between them: pygame's event.wait(timeout)
+        polls every millisecond, which costs more than the whole idle frame."""
+        pygame = self.pygame
+        if not (self._drew or self._busy()):
+            until = time.monotonic() + IDLE_WAIT
+            while not pygame.event.peek() and time.monotonic() < until:
+                time.sleep(IDLE_NAP)
+        return pygame.event.get()
+
+    def _event_size(self, event: Any) -> tuple[int, int]:
+        if event.type == self.pygame.VIDEORESIZE:
+            return tuple(event.size)  # type: ignore[return-value]
+        return event.x, event.y
+
+    def draw(self, area: Any = None) -> None:
+        """Draw a frame and show it: all of it, or only `area` (a Rect) when nothing else changed."""
+        self.draws += 1
         for screen in self.stack:
             screen.on_draw(self.screen)
-        self._draw_ui()
-        self.pygame.display.flip()
+        if self._draw_ui() or area is None:
+            self.pygame.display.flip()
+        else:
+            self.pygame.display.update(area)
 
-    def _draw_ui(self) -> None:
+    def _draw_ui(self) -> bool:
         """The panels change far less often than the board, so their pixels are left on screen
         between frames while nothing could have changed them: only the play screen is up, every
         widget lies inside the panels, the pointer has not been over them lately (hover, scrolling,
         tooltips), none of our own widget changes (ui_epoch) and the widgets' images and places are
         the same as last frame. The board draws only inside its own rectangle, so the old panel
-        pixels stay valid. Otherwise the panels are painted and drawn afresh."""
+        pixels stay valid. Otherwise the panels are painted and drawn afresh. True if they were."""
         from battlemat.ui.panels import paint_frame
 
         f = self.play.frame
@@ -173,18 +298,24 @@ class App:
         sig = (self.play.ui_epoch, tuple((id(bd[0]), tuple(bd[1])) for bd in visible))
         cacheable = (
             len(self.stack) == 1
-            and time.monotonic() - self._pointer_on_panels > 0.6
+            and time.monotonic() - self._pointer_on_panels > PANEL_SETTLE
             and all(f.side.contains(r) or f.top.contains(r) for r in rects)
         )
         if cacheable and self._ui_clean and sig == self._ui_sig:
-            return  # the board never draws outside its rectangle: last frame's panels are still there
+            return False  # the board never draws outside its rectangle: last frame's panels are still there
         paint_frame(self.screen, f)
         self.manager.draw_ui(self.screen)
         self._ui_clean = cacheable
         self._ui_sig = sig
+        return True
 
     def resize(self, size: tuple[int, int]) -> None:
+        """A new window size (VIDEORESIZE, WINDOWRESIZED: SDL sends both): the panels are laid out
+        again and the camera fits the map into the new board area."""
         size = (max(800, size[0]), max(600, size[1]))
+        if size == self.size:
+            return  # the second event of the same resize
+        self.size = size
         self._ui_clean = False
         if not self.headless:
             self.screen = self.pygame.display.set_mode(size, self.pygame.RESIZABLE)
@@ -232,8 +363,13 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of `battlemat play`: the window, or a headless screenshot with --screenshot."""
     from battlemat.core import movement
 
-    movement.prepare()  # the compiled reach search, before the window opens
-    app = App(args)
+    try:
+        app = App(args, prepare=movement.prepare)  # the compiled reach search, while the window says so
+    except WindowClosed:
+        import pygame
+
+        pygame.quit()
+        return 0
     try:
         shot = getattr(args, "screenshot", None)
         if not shot:

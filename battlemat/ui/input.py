@@ -77,3 +77,14 @@ def pan_vector(pressed: pygame.key.ScancodeWrapper, ctrl: bool) -> tuple[int, in
 
 
 HELP = "Tab: select a character - 1..0: skill - click: move or target - Enter: resolve - F1: rules"
+
+# Dragging the selected token to move it (battlemat/ui/drag.py): a press that moves past
+# DRAG_THRESHOLD pixels is a drag, not a click.
+DRAG_THRESHOLD = 6
+WAYPOINT_KEYS = (pygame.K_LSHIFT, pygame.K_RSHIFT)  # pin the square under the pointer as a waypoint
+WAYPOINT_BUTTON = 2  # the middle button does the same
+UNPIN_KEYS = (pygame.K_BACKSPACE,)  # unpin the last waypoint
+CANCEL_DRAG_KEYS = (pygame.K_ESCAPE,)
+CANCEL_DRAG_BUTTON = 3  # the right button
+DRAG_HELP = ("release: move here - Shift or middle button: waypoint",
+             "Backspace: unpin it - Esc or right button: cancel")

@@ -30,6 +30,7 @@ from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.camera import Camera
 from battlemat.ui.declaring import Declaring, takes_target
+from battlemat.ui.drag import Dragging
 from battlemat.ui.ghost import Predicting
 from battlemat.ui.idle import AskIdle
 from battlemat.ui.layout import Layout
@@ -50,6 +51,7 @@ from battlemat.ui.screens import (
 from battlemat.ui.session import Session, describe_intent
 from battlemat.ui.state import Preview, Selection
 from battlemat.ui.timeline import Timeline, TimeTravel
+from battlemat.ui.tokens import pulse
 
 # While a turn plays back only these commands act; the rest wait for the turn to end.
 PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step"})
@@ -66,7 +68,7 @@ class Services:
     manager: pygame_gui.UIManager
 
 
-class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
+class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging):
     """The bottom screen of the stack: widgets, input, resolving with playback, files."""
 
     def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
@@ -86,6 +88,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
         self.drag_from: tuple[int, int] | None = None
         self.dragging = False
         self.victory_shown = False
+        self.art_frames = 0  # tile animation frames shown so far (each is a new look)
         self.frame: Frame = frame_rects(*size)
         self.top: TopBar | None = None
         self.side: Sidebar | None = None
@@ -116,7 +119,6 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
 
     def resize(self, size: tuple[int, int]) -> None:
         """(Re)build the widgets for a window size; panels are laid out from the size alone."""
-        first = self.side is None
         if self.top is not None:
             self.top.panel.kill()
         old_log = list(self.side.log_html) if self.side is not None else []
@@ -127,10 +129,8 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
         self.top = TopBar(self.manager, self.frame.top)
         self.side = Sidebar(self.manager, self.frame.side)
         b = self.frame.board
-        keep_zoom = not first
         self.cam.set_view(b.x, b.y, b.width, b.height)
-        if not keep_zoom:
-            self.cam.fit(self.art.width, self.art.height)
+        self.cam.fit(self.art.width, self.art.height)  # a new window size shows the whole map again
         if old_log:
             self.side.restore(old_log)
         else:
@@ -442,6 +442,8 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
             self.select(cid)
 
     def _key(self, event: pygame.event.Event) -> Action | None:
+        if self.drag_key(event.key):
+            return None
         if self.player is not None and self.player.waiting and event.key in STEP_KEYS:
             self.player.advance()
             return None
@@ -451,7 +453,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
     def _mouse_motion(self, event: pygame.event.Event, consumed: bool) -> None:
         """Hover, and panning by dragging the board (past a few pixels, so a click stays a click)."""
         self.mouse = event.pos
-        if self.drag_from is None or consumed:
+        if self.drag_motion(event.pos) or self.drag_from is None or consumed:
             return
         if self.dragging or abs(event.pos[0] - self.drag_from[0]) + abs(event.pos[1] - self.drag_from[1]) > 6:
             self.dragging = True
@@ -464,14 +466,20 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
             if board.collidepoint(self.mouse) and not consumed:
                 self.cam.zoom_at(1 if event.y > 0 else -1, *self.mouse)
             return
+        if self.drag_button(event.button):
+            return
         if board.collidepoint(event.pos) and not consumed:
             self.mouse = event.pos
+            if event.button == 1 and self.drag_press(event.pos):
+                return  # the selected token: a drag to move it, or a click
             if event.button in (1, 2, 3):
                 self.drag_from = event.pos
                 self.dragging = False
 
     def _mouse_release(self, event: pygame.event.Event) -> None:
         """A release that was no drag is a click: left picks, right cancels."""
+        if event.button == 1 and self.drag_release(event.pos):
+            return
         if self.drag_from is None:
             return
         was_drag = self.dragging
@@ -539,7 +547,8 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
         typing = any(isinstance(e, UITextEntryLine) for e in (self.manager.get_focus_set() or ()))
         if (dx or dy) and not typing:  # not while typing a file name
             self.cam.pan(dx * keys.PAN_SPEED * dt, dy * keys.PAN_SPEED * dt)
-        self.art.advance(dt * 1000)  # water ripples, torches flicker: Tiled's tile animations
+        if self.art.advance(dt * 1000):  # water ripples, torches flicker: Tiled's tile animations
+            self.art_frames += 1
         if self.player is not None:
             started = self.player.update(dt)
             if started and self.side is not None:
@@ -547,6 +556,48 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting):
             if self.player.done:
                 return self._finish_turn()
         return None
+
+    def draw_plans(self, surface: pygame.Surface) -> None:
+        """While a token is dragged the ruler shows the route the drop would declare; the board's own
+        route to the pointer is left out (the pointer is hidden from it), the declared one stays."""
+        if not self.token_dragged():
+            super().draw_plans(surface)
+            return
+        pointer, self.mouse = self.mouse, (-1, -1)
+        try:
+            super().draw_plans(surface)
+        finally:
+            self.mouse = pointer
+        self.draw_ruler(surface)
+
+    def draw_hover(self, surface: pygame.Surface, hover_tok: CharId | None) -> None:
+        if not self.draw_drag_hover(surface):  # the ruler's card while dragging, a refused drop's reason
+            super().draw_hover(surface, hover_tok)
+
+    def moving(self) -> bool:
+        """Whether the board moves by itself, so that every frame is drawn (a turn playing back)."""
+        return self.player is not None
+
+    def looks(self) -> tuple[object, ...]:
+        """What the board shows, as values cheap to make and compare: the app draws a frame when an
+        event came or this changed (a selection made by a command, a tile animation...). The
+        selection ring's pulse is apart (`ring`): it changes only its own small square of the screen."""
+        c, s = self.cam, self.session
+        return ((c.x, c.y, c.zoom, c.view_x, c.view_y, c.view_w, c.view_h), self.mouse, self.frame.board,
+                self.sel.who, self.sel.draft, tuple(s.declared.items()), s.state, self.gm_mode, self.step_mode,
+                self.status, self.status_color, self.art, self.art.show_grid, self.art_frames, self.drag_looks(),
+                self.ghost, self.idle, len(s.future))
+
+    def ring(self) -> tuple[int, pygame.Rect] | None:
+        """The selection ring's pulse now and the screen area it covers (inside the board), if any."""
+        who = self.sel.who
+        if who is None or self.player is not None or (at := self.session.position(who)) is None:
+            return None
+        from battlemat.ui.tokens import radius
+
+        x, y = self.cam.to_screen(*self.layout.center(at))
+        r = radius(self.layout.cell, self.cam.zoom) + pulse(0.0) + 8  # the widest ring, and its width
+        return pulse(time.monotonic()), pygame.Rect(round(x) - r, round(y) - r, 2 * r, 2 * r).clip(self.frame.board)
 
     def close(self) -> None:
         pass

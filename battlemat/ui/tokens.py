@@ -46,13 +46,18 @@ def radius(cell: float, zoom: float) -> int:
 _SPRITES: dict[tuple[object, ...], tuple[pygame.Surface, tuple[int, int]]] = {}
 
 
+def pulse(now: float) -> int:
+    """How far the selection ring stands out at time `now` (whole pixels: the window draws a new
+    frame for the ring only when this changes)."""
+    return 3 + round(2 * (1 + math.sin(now * 5)))
+
+
 def draw_token(screen: pygame.Surface, cam: Camera, cell: float, t: TokenLook, now: float) -> None:
     """One cached sprite per look (state, hover, zoom), plus the pulsing selection ring."""
     cx, cy = cam.to_screen(*t.pos)
     r = radius(cell, cam.zoom)
     if t.selected:
-        pulse = 3 + round(2 * (1 + math.sin(now * 5)))
-        pygame.draw.circle(screen, theme.ACCENT, (cx, cy), r + pulse, 3)
+        pygame.draw.circle(screen, theme.ACCENT, (cx, cy), r + pulse(now), 3)
     st = t.state
     named = r >= NAMES_FROM or t.hovered or t.selected or t.target
     key = (t.char.id, t.char.name, t.color, st.minor, st.major, st.defeated, st.fled, t.hovered and not t.selected,
