@@ -3,7 +3,9 @@
 One function for the window and the tables, so "GS2" on the board is "GS2" in a report. A label is
 the initials of the name (a trailing number left out); characters whose initials are the same are
 numbered: by the numbers their names end with when those tell them apart ("Goblin spear 1" and
-"Goblin spear 2" are GS1 and GS2), otherwise 1, 2, ... in encounter order. Pure: no pygame.
+"Goblin spear 2" are GS1 and GS2), otherwise 1, 2, ... in encounter order. A one-word name whose
+two letters differ from another label only in case takes three ("Bandit 1" is Ban1 beside "Bandit
+archer 1", BA1). Pure: no pygame.
 """
 
 from __future__ import annotations
@@ -37,6 +39,13 @@ def initials(name: str) -> str:
 def short_labels(names: Sequence[str]) -> list[str]:
     """A label per name, in order: initials, numbered where two or more names share them."""
     bases = [initials(n) for n in names]
+    folded: dict[str, set[str]] = {}
+    for base in bases:
+        folded.setdefault(base.lower(), set()).add(base)
+    for i, (name, base) in enumerate(zip(names, bases, strict=True)):
+        if len(folded[base.lower()]) > 1 and not base.isupper():  # "Ba" beside "BA": "Ban" reads apart
+            words = _words(name)[:-1] if _number(name) else _words(name)
+            bases[i] = (words[0] if words else name)[:3].title()
     groups: dict[str, list[int]] = {}
     for i, base in enumerate(bases):
         groups.setdefault(base, []).append(i)
