@@ -170,6 +170,13 @@ def test_newest_turn_first(app) -> None:
     text = play.side.log.html_text
     assert play.side.view.newest_first and text.index("== Turn 2 ==") < text.index("== Turn 1 ==")
     assert play.side.log.scroll_bar is None or play.side.log.scroll_bar.start_percentage == 0.0
+    key(app, pygame.K_RETURN)  # while turn 3 plays, its lines come in on top (the rest waits: cheap)
+    ticks(app, 20, dt=0.1)
+    assert play.player is not None and "== Turn 3 ==" in play.side.log.html_text
+    assert "== Turn 1 ==" not in play.side.log.html_text
+    finish_turn(app)
+    text = play.side.log.html_text
+    assert text.index("== Turn 3 ==") < text.index("== Turn 2 ==") < text.index("== Turn 1 ==")
 
 
 def test_house_marks_are_shown_readably(app) -> None:
@@ -389,3 +396,24 @@ def test_duplicate_labels_are_numbered_on_tokens_and_in_the_simulate_table(tmp_p
     rows = {line.split("│")[2].strip(): line.split("│")[1].strip() for line in out.getvalue().splitlines()
             if line.count("│") > 4}
     assert rows["Goblin spear 1"] == "GS1" and rows["Goblin archer 2"] == "GA2" and rows["Brunna"] == "Br"
+
+
+def test_the_logbook_keeps_turn_headers_and_phases_of_a_filtered_character() -> None:
+    """The filter keeps each turn's header, the phase lines over the character's own lines, and says
+    when a turn had nothing about it; newest first shows at most NEWEST_FIRST_TURNS turns."""
+    from battlemat.ui.logbook import NEWEST_FIRST_TURNS, Entry, LogBook, note_entry
+
+    def turn(t: int, who: str) -> list[Entry]:
+        return [Entry(t, "turn", frozenset(), f"<br>T{t}<br>", f"T{t}"),
+                Entry(t, "phase", frozenset(), f"P2.{t}<br>", "P2"),
+                Entry(t, "event", frozenset({who}), f"{who}{t}<br>", f"{who} {t}"),
+                Entry(t, "phase", frozenset(), f"P4.{t}<br>", "P4")]
+
+    book = LogBook([note_entry("intro"), *turn(1, "a"), *turn(2, "b")])
+    shown = book.render(who="a", names={"a": "Aldric"})
+    assert "P2.1<br>a1" in shown and "P4.1" not in shown and "b2" not in shown and "P2.2" not in shown
+    assert "T2" in shown and "nothing about Aldric this turn" in shown and "intro" in shown
+    many = LogBook([e for t in range(1, NEWEST_FIRST_TURNS + 5) for e in turn(t, "a")])
+    newest = many.render(newest_first=True)
+    assert newest.startswith(f"T{NEWEST_FIRST_TURNS + 4}") and "<br>T1<br>" not in newest and "older turns" in newest
+    assert "<br>T1<br>" in many.render()  # oldest first: every turn

@@ -161,6 +161,8 @@ class Aids(ScreenState):
             view.rules = self.enc.rules
             view.words = self.log_words
             self.side.set_cast([(c.id, f"{labels[c.id]} {c.name}") for c in self.enc.characters])
+            if self.player is None:
+                self.side.settle()  # a turn played newest first: the whole log again
         if self.top is not None:
             self.top.set_toggle("legend", self.aids.legend)
 

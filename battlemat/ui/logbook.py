@@ -21,6 +21,7 @@ from battlemat.log import house_rulings
 from battlemat.ui import theme
 
 RULE_ID = re.compile(r"\b([A-Z][0-9]{1,2})\b")
+NEWEST_FIRST_TURNS = 12  # turns the log shows newest first (oldest first, it shows them all)
 EVENT_COLOURS = {"losses": theme.BAD, "defeated": theme.BAD, "healed": theme.GOOD, "advantage": theme.GOOD,
                  "fled": theme.ACCENT, "intent": theme.TEXT_DIM, "hazard": theme.ACCENT}
 
@@ -151,13 +152,22 @@ class LogBook:
         return out
 
     def render(self, who: str | None = None, newest_first: bool = False,
-               names: Mapping[str, str] | None = None) -> str:
+               names: Mapping[str, str] | None = None, newest_only: bool = False) -> str:
         """The log's HTML: only what concerns `who` (turn headers, the phases with its lines, and
-        messages stay), and with `newest_first` the turns from the latest down."""
-        blocks = [self._only(b, who, (names or {}).get(who or "", who or "")) for b in self.blocks()]
+        messages stay), and with `newest_first` the turns from the latest down (at most
+        NEWEST_FIRST_TURNS of them: laying text out costs about a millisecond a line). `newest_only`:
+        the latest turn alone (cheap while a turn plays), with a word on the rest."""
+        all_blocks = self.blocks()
+        keep = 1 if newest_only else NEWEST_FIRST_TURNS if newest_first else len(all_blocks)
+        chosen = all_blocks[-keep:]
+        blocks = [self._only(b, who, (names or {}).get(who or "", who or "")) for b in chosen]
         if newest_first:
             blocks.reverse()
         chunks = [e.html for b in blocks for e in b]
+        if newest_only and len(all_blocks) > 1:
+            chunks.append(note_entry("(the earlier turns come back when this one has played)").html)
+        elif len(chosen) < len(all_blocks):
+            chunks.append(note_entry("(older turns: switch Newest first off to scroll back to turn 1)").html)
         if newest_first and chunks and chunks[0].startswith("<br>"):
             chunks[0] = chunks[0][len("<br>"):]  # no blank line at the top
         return "".join(chunks)

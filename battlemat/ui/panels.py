@@ -167,6 +167,7 @@ class Sidebar:
         self.rows: list[tuple[str, str]] = []
         self._skill_key: tuple[object, ...] = ()
         self._skills_shown = False
+        self._partial = False  # only the newest turn is shown (while it plays, newest first)
         self._place()
         self._render_log()
 
@@ -327,7 +328,16 @@ class Sidebar:
         if self.view.who is None and not self.view.newest_first:
             self.log.append_html_text("".join(e.html for e in new))  # the common case: no redraw of it all
             self._to_end()
+        elif self.view.newest_first:
+            # Laying out the whole log costs about a millisecond an entry: while a turn plays, only
+            # its own lines are shown on top, and `settle` brings the rest back when it is over.
+            self._render_log(newest_only=True)
         else:
+            self._render_log()
+
+    def settle(self) -> None:
+        """Show the whole log again if only the newest turn was shown (see `add`)."""
+        if self._partial:
             self._render_log()
 
     def restore(self, chunks: LogBook | list[str]) -> None:
@@ -338,9 +348,10 @@ class Sidebar:
         self.book = LogBook()
         self._render_log()
 
-    def _render_log(self) -> None:
+    def _render_log(self, newest_only: bool = False) -> None:
         self.epoch += 1
-        self.log.set_text(self.book.render(self.view.who, self.view.newest_first, dict(self.cast)))
+        self._partial = newest_only
+        self.log.set_text(self.book.render(self.view.who, self.view.newest_first, dict(self.cast), newest_only))
         self._to_end()
 
     @property
