@@ -20,7 +20,7 @@ pygame = pytest.importorskip("pygame")
 pytest.importorskip("pygame_gui")
 
 from conftest import ROOT  # noqa: E402
-from test_ui import finish_turn, key, make_app, skill_key, square_pos, ticks, token_pos  # noqa: E402
+from test_ui import finish_turn, key, make_app, press_resolve, skill_key, square_pos, ticks, token_pos  # noqa: E402
 
 from battlemat.core.elusion import elude  # noqa: E402
 from battlemat.labels import labels_by_id, short_labels  # noqa: E402
@@ -109,7 +109,7 @@ def click_at(app, pos: tuple[float, float]) -> None:
 
 
 def play_a_turn(app) -> None:
-    key(app, pygame.K_RETURN)
+    press_resolve(app)
     key(app, pygame.K_ESCAPE)
     finish_turn(app)
 
@@ -170,7 +170,7 @@ def test_newest_turn_first(app) -> None:
     text = play.side.log.html_text
     assert play.side.view.newest_first and text.index("== Turn 2 ==") < text.index("== Turn 1 ==")
     assert play.side.log.scroll_bar is None or play.side.log.scroll_bar.start_percentage == 0.0
-    key(app, pygame.K_RETURN)  # while turn 3 plays, its lines come in on top (the rest waits: cheap)
+    press_resolve(app)  # while turn 3 plays, its lines come in on top (the rest waits: cheap)
     ticks(app, 20, dt=0.1)
     assert play.player is not None and "== Turn 3 ==" in play.side.log.html_text
     assert "== Turn 1 ==" not in play.side.log.html_text

@@ -311,7 +311,12 @@ class Aids(ScreenState):
             clip = surface.get_clip()
             surface.set_clip(self.frame.board)
             b = self.frame.board
-            self.aids.legend_rows = self.aids.legend_art.draw(surface, self.legend_rows(), (b.x + 8, b.bottom - 8))
+            bottom = b.bottom - 8
+            timeline = getattr(self, "timeline", None)  # the strip of turns under the board (timeline.py)
+            if timeline is not None and timeline.shown(self.session.where()):
+                timeline.place(b)
+                bottom = timeline.rect.top - 6
+            self.aids.legend_rows = self.aids.legend_art.draw(surface, self.legend_rows(), (b.x + 8, bottom))
             surface.set_clip(clip)
 
     def sticky_zone(self) -> overlays.RegionFill | None:
