@@ -56,7 +56,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(ev.to_dict(), sort_keys=False), file=out)
             else:
-                line = format_event(ev)
+                line = format_event(ev, enc.board)  # a hazard by its name on the map (E1)
                 if line is not None:
                     print(line, file=out)
     result = match.outcome()

@@ -31,7 +31,10 @@ def make_app(tmp_path: Path, *argv: str) -> App:
     return App(args)
 
 
-def key(app: App, k: int, mod: int = 0, frames: int = 1) -> None:
+def key(app: App, k: int | tuple[int, int], mod: int = 0, frames: int = 1) -> None:
+    """Press and release a key; `k` may be a (key, modifier) pair such as `skill_key` gives."""
+    if isinstance(k, tuple):
+        k, mod = k
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0))
     ticks(app, frames)
@@ -68,12 +71,13 @@ def square_pos(app: App, sq: tuple[int, int]) -> tuple[float, float]:
     return play.cam.to_screen(*play.layout.center(sq))
 
 
-def skill_key(app: App, half: str) -> int:
-    skills = app.play.skills_of(app.play.sel.who)
-    i = skills.index(half)
-    assert i < 10, f"{half} has no hotkey"
-    return (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6, pygame.K_7, pygame.K_8,
-            pygame.K_9, pygame.K_0)[i]
+def skill_key(app: App, half: str) -> tuple[int, int]:
+    """(key, modifier) of a skill half: its place in the rules data, the same for every character."""
+    from battlemat.ui.input import skill_slots, slot_key
+
+    slots = skill_slots(list(app.play.enc.rules.halves))
+    assert half in slots, f"{half} has no key"
+    return slot_key(slots[half])
 
 
 def press_resolve(app: App) -> None:

@@ -114,6 +114,9 @@ class Hazard:
     requirements: tuple[tuple[str, int], ...]  # (skill pair or half, minimum rating)
     harm: int
     mechanical: bool = False  # a mechanical trap: O2's noticing talent (Machinery) adds to Perception
+    # its name on the map (a Tiled object's name or a tile's class), for the log: no rule reads it, so
+    # two hazards that differ only by name are the same hazard
+    name: str = field(default="", compare=False)
 
     @staticmethod
     def parse(text: str, harm: int, mechanical: bool = False) -> Hazard:

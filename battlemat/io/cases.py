@@ -327,7 +327,7 @@ def _terrain(r: _CaseReader, spec: Mapping[str, Any], place: str) -> dict[str, A
         if "hazard" in values:
             hz = Hazard.parse(str(values["hazard"]), values.get("harm", 1), bool(values.pop("mechanical", False)))
             values["hazard"] = Hazard(hz.text, tuple((r.rules.canonical(s), n) for s, n in hz.requirements), hz.harm,
-                                      hz.mechanical)
+                                      hz.mechanical, str(cls or ""))
     except (ValueError, RulesError) as exc:
         r.bad(place, str(exc), 'e.g. difficult_dirs = "N", hazard = "Block/Dodge 4 or Perception 3", harm = 2')
         return None

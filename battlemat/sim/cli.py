@@ -93,6 +93,7 @@ def print_summary(s: object) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from battlemat.labels import labels_by_id
     from battlemat.sim.stats import Summary
 
     assert isinstance(s, Summary)
@@ -115,10 +116,11 @@ def print_summary(s: object) -> None:
     con.print(f"Turns: median {s.turns_median:g}, quartiles {s.turns_q1:g} - {s.turns_q3:g}, "
               f"range {min(s.turns)} - {max(s.turns)}")
     chars = Table(title="Characters", title_justify="left")
-    for col in ("character", "side", "defeated", "fled", "losses taken (mean +- sd)"):
-        chars.add_column(col, justify="left" if col in ("character", "side") else "right")
+    for col in ("token", "character", "side", "defeated", "fled", "losses taken (mean +- sd)"):
+        chars.add_column(col, justify="left" if col in ("token", "character", "side") else "right")
+    labels = labels_by_id(s.chars)  # the window's token labels: GS1, GS2 where initials repeat
     for c in s.chars:
-        chars.add_row(c.name, c.side, f"{c.defeat_rate:.1%}", f"{c.fled_rate:.1%}",
+        chars.add_row(labels[c.id], c.name, c.side, f"{c.defeat_rate:.1%}", f"{c.fled_rate:.1%}",
                       f"{c.mean_losses:.2f} +- {c.sd_losses:.2f}")
     con.print(chars)
     if s.stop_reasons:

@@ -10,6 +10,7 @@ import time
 
 import pygame
 
+from battlemat.labels import labels_by_id
 from battlemat.types import XY, CharId
 from battlemat.ui import overlays, theme
 from battlemat.ui.cards import Line, character_lines, draw_card, prediction_lines
@@ -32,6 +33,12 @@ class BoardView(ScreenState):
             return None
         return self.layout.pick(*self.cam.to_map(*pos))
 
+    def draw_card(self, surface: pygame.Surface, lines: list[Line], anchor: tuple[int, int], bounds: pygame.Rect,
+                  max_width: int = 420) -> pygame.Rect:
+        """A card next to the pointer (cards.draw_card); the reading aids keep it still when the
+        pointer moves onto it (battlemat.ui.aids)."""
+        return draw_card(surface, lines, anchor, bounds, max_width)
+
     def square_words(self, sq: XY) -> str:
         return f"{sq}: {self.session.board.describe(sq)}"
 
@@ -51,10 +58,12 @@ class BoardView(ScreenState):
         states = self.display_states()
         hover_tok = self.token_under(self.mouse) if board.collidepoint(self.mouse) else None
         target = self.sel.draft.target if self.sel.draft else None
+        labels = labels_by_id(self.enc.characters)  # GS1, GS2 where initials repeat (as in simulate tables)
         looks = [
             TokenLook(c, self.color_of(c.id), states[c.id], positions[c.id], c.id == self.sel.who,
                       c.id == hover_tok, c.id == target,
-                      c.id in self.session.declared and self.visible_intent(c.id) and self.player is None)
+                      c.id in self.session.declared and self.visible_intent(c.id) and self.player is None,
+                      labels[c.id])
             for c in self.enc.characters if c.id in positions
         ]
         draw_tokens(surface, self.cam, self.layout.cell, looks, now)
@@ -136,10 +145,10 @@ class BoardView(ScreenState):
                     lines = prediction_lines(self.enc, p, self.session.match.dice.name) + lines
                 self.shown_card = tuple(ln.text for ln in lines)
                 if lines:
-                    draw_card(surface, lines, self.mouse, board)
+                    self.draw_card(surface, lines, self.mouse, board)
                     return
             st = self.display_states()[hover_tok]
-            draw_card(surface, character_lines(self.enc, c, st, self.color_of(hover_tok)), self.mouse, board)
+            self.draw_card(surface, character_lines(self.enc, c, st, self.color_of(hover_tok)), self.mouse, board)
             return
         sq = self.square_under(self.mouse)
         if sq is None:
@@ -154,7 +163,7 @@ class BoardView(ScreenState):
             elif sq != self.session.position(who):  # type: ignore[arg-type]
                 rule, why = refusal_text(rc.why_not(sq))
                 self.set_status(f"{sq}: cannot end here - {why} [{rule}]", theme.BAD)
-                draw_card(surface, [Line(f"Refused [{rule}]", theme.BAD, True), Line(why)], self.mouse, board, 360)
+                self.draw_card(surface, [Line(f"Refused [{rule}]", theme.BAD, True), Line(why)], self.mouse, board, 360)
         elif self.player is None and who is None:
             self.set_status(self.square_words(sq))
 

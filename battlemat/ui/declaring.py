@@ -38,7 +38,7 @@ class Declaring(ScreenState):
         existing = self.session.declared.get(cid) if cid else None
         self.sel = Selection(cid, existing)
         if cid:
-            self.set_status(f"{self.enc.by_id[cid].name}: pick a skill (1..0 or a button).", theme.TEXT)
+            self.set_status(f"{self.enc.by_id[cid].name}: pick a skill (its key or its button).", theme.TEXT)
         self.refresh_panels()
 
     def cycle(self, step: int = 1) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pygame
 
 # (key, needs ctrl) -> command
@@ -22,6 +24,8 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_m, False): "gm",
     (pygame.K_t, False): "step",
     (pygame.K_p, False): "predict",
+    (pygame.K_l, False): "legend",
+    (pygame.K_b, False): "big_log",
     (pygame.K_f, False): "fit",
     (pygame.K_HOME, False): "fit",
     (pygame.K_PLUS, False): "zoom_in",
@@ -52,17 +56,57 @@ PAN_KEYS: dict[int, tuple[int, int]] = {
 }
 PAN_SPEED = 700.0  # screen pixels per second
 
-SKILL_KEYS = (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6, pygame.K_7, pygame.K_8,
-              pygame.K_9, pygame.K_0)
+DIGITS = (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6, pygame.K_7, pygame.K_8,
+          pygame.K_9, pygame.K_0)
+KEYPAD = (pygame.K_KP1, pygame.K_KP2, pygame.K_KP3, pygame.K_KP4, pygame.K_KP5, pygame.K_KP6, pygame.K_KP7,
+          pygame.K_KP8, pygame.K_KP9, pygame.K_KP0)
+# Skill keys come in tiers of ten: the digits, Shift+digits, Ctrl+digits. Slot n is the n-th skill
+# half of the rules data, so a key means the same half for every character (`skill_slots`).
+SKILL_TIERS: tuple[tuple[int, str, str], ...] = (
+    (0, "", ""),
+    (pygame.KMOD_SHIFT, "S+", "Shift+"),
+    (pygame.KMOD_CTRL, "C+", "Ctrl+"),
+)
+
+
+def _tier(mod: int) -> int | None:
+    """Which tier a key press's modifiers select: exactly one of none, Shift or Ctrl."""
+    shift, ctrl = bool(mod & pygame.KMOD_SHIFT), bool(mod & pygame.KMOD_CTRL)
+    if shift and ctrl:
+        return None
+    return 2 if ctrl else 1 if shift else 0
 
 
 def command_for(event: pygame.event.Event) -> str | None:
     ctrl = bool(event.mod & pygame.KMOD_CTRL)
-    if event.key in SKILL_KEYS and not ctrl:
-        return f"skill:{SKILL_KEYS.index(event.key)}"
+    digit = DIGITS.index(event.key) if event.key in DIGITS else KEYPAD.index(event.key) if event.key in KEYPAD else -1
+    if digit >= 0:
+        tier = _tier(event.mod)
+        return f"skill:{tier * 10 + digit}" if tier is not None else None
     if event.mod & pygame.KMOD_SHIFT and (event.key, ctrl) in SHIFT_BINDINGS:
         return SHIFT_BINDINGS[(event.key, ctrl)]
     return BINDINGS.get((event.key, ctrl))
+
+
+def skill_slots(halves: Sequence[str]) -> dict[str, int]:
+    """{half: slot} in the order the rules data lists the halves; slot 0 is key 1, slot 10 Shift+1,
+    slot 20 Ctrl+1. Halves past the last tier have no key."""
+    return {h: i for i, h in enumerate(halves) if i < 10 * len(SKILL_TIERS)}
+
+
+def slot_key(slot: int) -> tuple[int, int]:
+    """(pygame key, modifier) that presses a slot (tests and help text)."""
+    tier, digit = divmod(slot, 10)
+    return DIGITS[digit], SKILL_TIERS[tier][0]
+
+
+def slot_label(slot: int | None, long: bool = False) -> str:
+    """'4', 'S+9' (Shift+9), 'C+3' (Ctrl+3) for a button; `long` spells the modifier out."""
+    if slot is None:
+        return ""
+    tier, digit = divmod(slot, 10)
+    _, short, spelled = SKILL_TIERS[tier]
+    return f"{spelled if long else short}{(digit + 1) % 10}"
 
 
 def pan_vector(pressed: pygame.key.ScancodeWrapper, ctrl: bool) -> tuple[int, int]:
@@ -76,7 +120,7 @@ def pan_vector(pressed: pygame.key.ScancodeWrapper, ctrl: bool) -> tuple[int, in
     return dx, dy
 
 
-HELP = "Tab: select a character - 1..0: skill - click: move or target - Enter: resolve - F1: rules"
+HELP = "Tab: select a character - 1..0, Shift/Ctrl+1..0: skill - click: move or target - Enter: resolve - F1: rules"
 
 # Dragging the selected token to move it (battlemat/ui/drag.py): a press that moves past
 # DRAG_THRESHOLD pixels is a drag, not a click.

@@ -1,4 +1,5 @@
-"""What the declaring player sees on the board: reach, the route, range bands, sight, intents.
+"""What the declaring player sees on the board: reach, the route, range bands, sight, intents, and
+what says what the map shows: level numbers, sticky zones, hazards on a route, the legend.
 
 Everything here reads the same values the resolver uses (Reach/Route from battlemat.core.movement,
 sight from battlemat.core.geometry) and only turns them into pixels. Shapes are computed once per
@@ -8,11 +9,13 @@ fill is cached as one small surface per zoom step, so a selection costs a few bl
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pygame
 
 from battlemat.core import geometry
@@ -174,6 +177,7 @@ class RangeBands:
     def __init__(self, lay: Layout, origin: XY, bands: Sequence[tuple[str, int, str]], diagonals: str) -> None:
         self.origin = origin
         self.bands: list[tuple[str, list[Segment], theme.Color]] = []
+        self.rules = [rule for _, _, rule in bands]  # R1/R3 of each band, for the legend
         b = lay.board
         pts: list[tuple[float, float]] = []
         for i, (label, radius, _rule) in enumerate(bands):
@@ -215,7 +219,7 @@ class RangeBands:
 def draw_sight(screen: pygame.Surface, cam: Camera, lay: Layout, a: XY, b: XY) -> tuple[bool, int, str]:
     """R4: the line between centres, green when clear, amber with cover, red when blocked."""
     seen, cover, why = geometry.sight(lay.board, a, b)
-    color = theme.BAD if not seen else ((250, 200, 60) if cover else theme.GOOD)
+    color = theme.BAD if not seen else (theme.SIGHT_COVER if cover else theme.GOOD)
     pa, pb = cam.to_screen(*lay.center(a)), cam.to_screen(*lay.center(b))
     pygame.draw.line(screen, (10, 10, 10), pa, pb, 5)
     pygame.draw.line(screen, color, pa, pb, 3)
@@ -240,3 +244,231 @@ def reach_regions(lay: Layout, rc: Any) -> tuple[RegionFill, RegionFill]:
     ok = RegionFill(lay, rc.costs.keys(), theme.REACH, theme.REACH_EDGE)
     blocked = {sq for sq, why in rc.refused.items() if getattr(why, "rule", "") not in ("M1", "M7")}
     return ok, RegionFill(lay, blocked, theme.REFUSED)
+
+
+# -- what the map shows: levels, sticky zones, hazards on a route, the legend ----------------------
+LEVELS_FROM = 22  # screen pixels a square needs before its level number is drawn
+
+
+def visible_window(lay: Layout, cam: Camera) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1): the column and row ranges of the squares in view, a little generous, found
+    from the tile sizes alone (no pass over the whole map: its cost is the view's, not the map's)."""
+    b = lay.board
+    x0, y0, x1, y1 = cam.visible_map_rect()
+    colw, rowh = float(lay.tw), float(lay.th)
+    if lay.hex and b.stagger_axis == "x":
+        colw = (lay.tw - lay.side) // 2 + lay.side
+    elif lay.hex:
+        rowh = (lay.th - lay.side) // 2 + lay.side
+    gx0, gy0 = max(0, int(x0 // max(1.0, colw)) - 1), max(0, int(y0 // max(1.0, rowh)) - 1)
+    gx1, gy1 = min(b.width, int(x1 // max(1.0, colw)) + 2), min(b.height, int(y1 // max(1.0, rowh)) + 2)
+    return gx0, gy0, max(gx0, gx1), max(gy0, gy1)
+
+
+LEVEL_STRIDE = 4  # inside a raised or sunken area, a level number every 4th square across and down
+
+
+def level_spots(level: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> list[XY]:
+    """The squares of a window that show their level (M12): each area's top-left corner (a square
+    whose upper and left neighbours lie at another level, so every area has one) and, inside larger
+    areas, every LEVEL_STRIDE-th square, like the labels along a contour line."""
+    ya, xa = max(0, y0 - 1), max(0, x0 - 1)
+    part = level[ya:y1, xa:x1].astype(np.int32)
+    up = np.full_like(part, np.iinfo(np.int32).min)
+    up[1:, :] = part[:-1, :]
+    left = np.full_like(part, np.iinfo(np.int32).min)
+    left[:, 1:] = part[:, :-1]
+    if ya > 0:
+        up[0, :] = level[ya - 1, xa:x1]
+    if xa > 0:
+        left[:, 0] = level[ya:y1, xa - 1]
+    ys, xs = np.mgrid[ya:y1, xa:x1]
+    corner = (up != part) & (left != part)
+    periodic = (xs % LEVEL_STRIDE == 0) & (ys % LEVEL_STRIDE == 0)
+    show = (part != 0) & (corner | periodic) & (ys >= y0) & (xs >= x0)
+    py, px = np.nonzero(show)
+    return list(zip((px + xa).tolist(), (py + ya).tolist(), strict=True))
+
+
+class LevelNumbers:
+    """M12: the level of raised or sunken ground as small numbers (`level_spots`), over the map's own
+    shading and contour lines. Only squares in view, none when squares are too small to read; what
+    to blit is kept until the camera moves, so a still view costs one batched blit."""
+
+    def __init__(self, lay: Layout) -> None:
+        self.lay = lay
+        self._key: tuple[object, ...] = ()
+        self._blits: list[tuple[pygame.Surface, tuple[int, int]]] = []
+
+    def draw(self, screen: pygame.Surface, cam: Camera) -> int:
+        """Draw the numbers in view; returns how many."""
+        key = (cam.x, cam.y, cam.zoom, cam.view_x, cam.view_y, cam.view_w, cam.view_h)
+        if key != self._key:
+            self._key = key
+            self._blits = self._place(cam)
+        if self._blits:
+            screen.blits(self._blits, doreturn=False)
+        return len(self._blits)
+
+    def _place(self, cam: Camera) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+        lay, b = self.lay, self.lay.board
+        if lay.cell * cam.zoom < LEVELS_FROM or not b.level.any():
+            return []
+        x0, y0, x1, y1 = visible_window(lay, cam)
+        spots = level_spots(b.level, x0, y0, x1, y1)
+        if not spots:
+            return []
+        size = max(10, min(14, round(lay.cell * cam.zoom * 0.2)))
+        xs = np.array([x for x, _ in spots])
+        ys = np.array([y for _, y in spots])
+        inset_x = lay.tw * (0.28 if lay.hex else 0.08) - lay.tw / 2
+        inset_y = lay.th * (0.2 if lay.hex else 0.05) - lay.th / 2
+        sx = (lay.cx[ys, xs] + inset_x - cam.x) * cam.zoom + cam.view_x
+        sy = (lay.cy[ys, xs] + inset_y - cam.y) * cam.zoom + cam.view_y
+        return [(_level_label(int(b.level[y, x]), size), (round(px), round(py)))
+                for x, y, px, py in zip(xs.tolist(), ys.tolist(), sx.tolist(), sy.tolist(), strict=True)]
+
+
+@functools.lru_cache(maxsize=64)
+def _level_label(level: int, size: int) -> pygame.Surface:
+    """A level number with its shadow, in one surface."""
+    text = theme.text(str(level), size, theme.LEVEL_TEXT, True)
+    shadow = theme.text(str(level), size, (0, 0, 0), True)
+    out = pygame.Surface((text.get_width() + 1, text.get_height() + 1), pygame.SRCALPHA)
+    out.blit(shadow, (1, 1))
+    out.blit(text, (0, 0))
+    return out
+
+
+def zone_squares(board: Board, foes: Iterable[XY]) -> set[XY]:
+    """M6: the squares next to each sticky foe, by the geometry's own adjacency (as the movement
+    grid's zones are made)."""
+    out: set[XY] = set()
+    for at in foes:
+        out |= {s for s, _, _ in geometry.steps(board, at, "chebyshev") if geometry.adjacent(board, s, at)}
+    return out
+
+
+def sticky_fill(lay: Layout, foes: Iterable[XY]) -> RegionFill:
+    return RegionFill(lay, zone_squares(lay.board, foes), theme.STICKY, theme.STICKY_EDGE)
+
+
+def requirement_words(text: str) -> str:
+    """The elusion requirement of a hazard's text without its name: 'Floor Trap [Block/Dodge 4]' ->
+    'Block/Dodge 4' (E1's own format: the name, then the requirement in brackets)."""
+    inner = text.strip()
+    if "[" in inner and inner.endswith("]"):
+        inner = inner[inner.index("[") + 1:-1]
+    return inner.strip()
+
+
+def draw_tag(screen: pygame.Surface, at: tuple[float, float], words: str, color: theme.Color,
+             bounds: pygame.Rect) -> pygame.Rect:
+    """A small label on the map (a warning on a route), kept inside `bounds`."""
+    label = theme.text(words, 13, color, True)
+    rect = label.get_rect(midbottom=(round(at[0]), round(at[1]))).inflate(10, 4)
+    rect.clamp_ip(bounds)
+    bg = pygame.Surface(rect.size, pygame.SRCALPHA)
+    bg.fill((16, 16, 20, 225))
+    screen.blit(bg, rect)
+    pygame.draw.rect(screen, color, rect, 1, border_radius=3)
+    screen.blit(label, label.get_rect(center=rect.center))
+    return rect
+
+
+@dataclass(frozen=True)
+class LegendRow:
+    """One row of the legend: how its swatch is drawn, its words, the rule ID it names."""
+
+    swatch: str  # fill | edge | route | declared | sight | band | zone | hatch | chevron | pit | cover | hazard | level
+    words: str
+    rule: str = ""
+    color: theme.Color = theme.TEXT
+
+
+class Legend:
+    """The legend in a box on the board: rendered once per set of rows, then one blit a frame."""
+
+    def __init__(self, title: str = "Legend (L)") -> None:
+        self.title = title
+        self._key: tuple[LegendRow, ...] | None = None
+        self._surface: pygame.Surface | None = None
+        self._rects: list[pygame.Rect] = []
+
+    def draw(self, screen: pygame.Surface, rows: Sequence[LegendRow],
+             corner: tuple[int, int]) -> list[tuple[pygame.Rect, LegendRow]]:
+        """Draw it with its bottom-left corner at `corner`; returns each row's screen rectangle."""
+        if not rows:
+            return []
+        if tuple(rows) != self._key:
+            self._key = tuple(rows)
+            self._surface, self._rects = _render_legend(rows, self.title)
+        assert self._surface is not None
+        top = corner[1] - self._surface.get_height()
+        screen.blit(self._surface, (corner[0], top))
+        return [(r.move(corner[0], top), row) for r, row in zip(self._rects, rows, strict=True)]
+
+
+def _render_legend(rows: Sequence[LegendRow], title: str) -> tuple[pygame.Surface, list[pygame.Rect]]:
+    heading = theme.text(title, 14, theme.ACCENT, True)
+    texts = [theme.text(r.words + (f" ({r.rule})" if r.rule else ""), 13, theme.TEXT) for r in rows]
+    row_h = max(18, max(t.get_height() for t in texts) + 3)
+    sw = 26
+    width = max(heading.get_width(), max(t.get_width() for t in texts) + sw + 8) + 16
+    height = heading.get_height() + 8 + row_h * len(rows) + 8
+    box = pygame.Surface((width, height), pygame.SRCALPHA)
+    box.fill((18, 20, 26, 225))
+    pygame.draw.rect(box, theme.PANEL_EDGE, box.get_rect(), 1, border_radius=4)
+    box.blit(heading, (8, 5))
+    y = heading.get_height() + 9
+    rects = []
+    for row, text in zip(rows, texts, strict=True):
+        _swatch(box, pygame.Rect(8, y + (row_h - 14) // 2, sw - 4, 14), row)
+        box.blit(text, (8 + sw + 4, y + (row_h - text.get_height()) // 2))
+        rects.append(pygame.Rect(0, y, width, row_h))
+        y += row_h
+    return box, rects
+
+
+def _swatch(screen: pygame.Surface, r: pygame.Rect, row: LegendRow) -> None:  # noqa: C901 - one case a kind
+    """A small picture of a legend row, drawn as the map draws it."""
+    c = row.color
+    kind = row.swatch
+    if kind in ("fill", "zone"):
+        s = pygame.Surface(r.size, pygame.SRCALPHA)
+        s.fill(c)
+        screen.blit(s, r)
+        edge = theme.STICKY_EDGE if kind == "zone" else theme.REACH_EDGE if c == theme.REACH else None
+        if edge:
+            pygame.draw.rect(screen, edge[:3], r, 2)
+    elif kind in ("route", "declared"):
+        pygame.draw.line(screen, (20, 20, 20), r.midleft, r.midright, 5)
+        pygame.draw.line(screen, c, r.midleft, r.midright, 3)
+        pygame.draw.circle(screen, c, r.midright, 4, 2)
+    elif kind == "sight":
+        third = r.width // 3
+        for i, colour in enumerate((theme.GOOD, theme.SIGHT_COVER, theme.BAD)):
+            pygame.draw.line(screen, colour, (r.x + i * third, r.centery), (r.x + (i + 1) * third - 2, r.centery), 3)
+    elif kind == "band":
+        pygame.draw.rect(screen, c, r, 2)
+    elif kind == "hatch":
+        pygame.draw.rect(screen, (120, 110, 90), r)
+        for k in range(-r.height, r.width, 5):
+            pygame.draw.line(screen, theme.HATCH[:3], (r.left + k, r.bottom), (r.left + k + r.height, r.top), 2)
+    elif kind == "chevron":
+        cx, cy = r.center
+        pygame.draw.lines(screen, (255, 236, 170), False, [(cx - 6, cy + 4), (cx, cy - 4), (cx + 6, cy + 4)], 3)
+    elif kind == "pit":
+        pygame.draw.rect(screen, (10, 8, 6), r)
+        pygame.draw.rect(screen, (210, 90, 60), r, 1)
+    elif kind == "cover":
+        for k in range(2):
+            pygame.draw.circle(screen, theme.COVER[:3], (r.x + 6 + k * 9, r.centery), 4)
+    elif kind == "hazard":
+        x0, y0 = r.centerx - 6, r.bottom
+        pygame.draw.polygon(screen, (250, 200, 40), [(x0, y0), (x0 + 12, y0), (x0 + 6, y0 - 11)])
+    elif kind == "level":
+        pygame.draw.rect(screen, (200, 200, 200), r)
+        pygame.draw.line(screen, (255, 240, 200), r.topleft, r.bottomleft, 2)
+        label = theme.text("1", 12, (30, 30, 30), True)
+        screen.blit(label, label.get_rect(center=r.center))

@@ -8,22 +8,23 @@ screen tells them what to show.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID, UIContainer
-from pygame_gui.elements import UIButton, UILabel, UISelectionList, UITextBox
+from pygame_gui.core.text.line_break_layout_rect import LineBreakLayoutRect
+from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UISelectionList, UITextBox
 
 from battlemat.core.events import Event
+from battlemat.core.rules import Rules
 from battlemat.log import house_mark
 from battlemat.ui import theme
+from battlemat.ui.logbook import Entry, LogBook, event_entry, note_entry, raw_entry
 
 TOP_H = 44
 STATUS_H = 26
-HOTKEYS = "1234567890"
-
-
 @dataclass(frozen=True)
 class Frame:
     """Screen rectangles of the window's parts."""
@@ -36,8 +37,9 @@ class Frame:
 
 
 def frame_rects(w: int, h: int) -> Frame:
+    """The side panel takes 30% of the width, so a wider window gives the log longer lines."""
     scale = 1.0 if w < 1600 else 1.15
-    side_w = max(340, min(480, round(w * 0.29)))
+    side_w = max(340, round(w * 0.3))
     top = pygame.Rect(0, 0, w, TOP_H)
     side = pygame.Rect(w - side_w, TOP_H, side_w, h - TOP_H)
     board = pygame.Rect(0, TOP_H, w - side_w, h - TOP_H - STATUS_H)
@@ -46,17 +48,21 @@ def frame_rects(w: int, h: int) -> Frame:
 
 
 HELP_HTML = (
-    "<b>Declare</b>: Tab or click one of your tokens, then a skill (keys 1..0 or the buttons: "
+    "<b>Declare</b>: Tab or click one of your tokens, then a skill (its key or its button: "
     "squares of movement, phase, rating). Click a foe to target it, a shaded square to move there; "
     "the route is the one the resolver will take.<br>"
     "<b>Explain</b>: hover a square to see why it is refused (rule ID), a foe to see the predicted "
-    "contest, any token for its sheet. F1 lists every rule, core or house.<br>"
+    "contest, any token for its sheet; a rule ID in the log, the legend or a card (move onto the card) "
+    "for its text, core or house. F1 lists every rule.<br>"
     "<b>Resolve</b>: Enter plays P1-P4. T turns on step mode (Space: next event), Esc skips. "
     "P predicts the turn as ghosts on the map (the AI guesses unknown intents); P or Esc clears it.<br>"
     "<b>Adjust</b>: [ and ] give the intent a GM situational -1/+1 (S6), H shouts what it learns (O6), "
     "I cycles an item's kind (M1), Shift+click adds a Melee secondary target (C7).<br>"
-    "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, wheel or +/- zoom, "
-    "drag or WASD/arrows pan, F12 screenshot, Ctrl+S save, Ctrl+Shift+S save as, Ctrl+O open, Ctrl+R replay.<br>"
+    "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, L legend, B big log, "
+    "wheel or +/- zoom, drag or WASD/arrows pan, F12 screenshot, Ctrl+S save, Ctrl+Shift+S save as, "
+    "Ctrl+O open, Ctrl+R replay.<br>"
+    "<b>Skill keys</b> are the same for everyone, in the rules' order: 1..0, then Shift+1..0 (S+), "
+    "then Ctrl+1..0 (C+); each button shows its key.<br>"
     "<b>Turns</b>: PgUp / PgDn go a turn back / ahead, End to the latest, or click the timeline under "
     "the board; a turn declared differently in the past branches into a new save."
 )
@@ -70,6 +76,7 @@ TOP_BUTTONS = (
     ("step", "Step", "Step mode: one event per key press while resolving (T)"),
     ("predict", "Predict P", "Play the turn as ghosts on the map: the AI guesses unknown intents (P)"),
     ("fit", "Fit", "Fit the map to the window (F)"),
+    ("legend", "Legend", "What the colours and marks on the map mean (L)"),
     ("rules", "Rules F1", "The rules table with core/house tags (F1)"),
     ("shot", "Shot F12", "Save a screenshot (F12)"),
 )
@@ -82,7 +89,7 @@ class TopBar:
         self.panel = UIContainer(rect, manager)
         self.buttons: dict[str, UIButton] = {}
         self.epoch = 0  # bumped on every change we make, so the app knows when to redraw the panels
-        bw = 86
+        bw = max(56, min(80, (rect.width - 220) // len(TOP_BUTTONS) - 4))  # narrower in a narrow window
         x = rect.width - len(TOP_BUTTONS) * (bw + 4) - 6
         self.title = UILabel(pygame.Rect(8, 4, max(120, x - 16), rect.height - 12), "", manager,
                              container=self.panel, object_id=ObjectID("#toptitle"))
@@ -104,12 +111,19 @@ class TopBar:
 
 
 class Sidebar:
-    """Selected character, its skill buttons, the declared intents, the controls and the log."""
+    """Selected character, its skill buttons, the declared intents, the controls and the log.
 
-    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
+    The log can take the whole panel below the character's name (`big`, key B), show one
+    character's lines (the filter above it) and put the newest turn on top. It is kept as entries
+    (battlemat.ui.logbook), so it is drawn again in any of those ways, and after a resize."""
+
+    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect, book: LogBook | None = None,
+                 view: LogView | None = None) -> None:
         self.manager = manager
         self.rect = rect
         self.panel = UIContainer(rect, manager)
+        self.view = view or LogView()
+        self.book = book if book is not None else LogBook()
         w = rect.width - 16
         self.who = UILabel(pygame.Rect(8, 4, w, 30), "No one selected", manager, container=self.panel,
                            object_id=ObjectID("#title"))
@@ -123,8 +137,8 @@ class Sidebar:
         y = self.skill_top + self.skill_rows * (self.skill_h + 4) + 4
         self.help = UITextBox(HELP_HTML, pygame.Rect(8, self.skill_top, w, y - self.skill_top - 6), manager,
                               container=self.panel)
-        UILabel(pygame.Rect(8, y, w, 26), "Declared intents", manager, container=self.panel,
-                object_id=ObjectID("#heading"))
+        self.intents_heading = UILabel(pygame.Rect(8, y, w, 26), "Declared intents", manager, container=self.panel,
+                                       object_id=ObjectID("#heading"))
         y += 28
         list_h = max(96, min(190, (rect.height - y) // 3))
         self.intents = UISelectionList(pygame.Rect(8, y, w, list_h), [], manager, container=self.panel)
@@ -132,25 +146,121 @@ class Sidebar:
         bw = (w - 8) // 3
         self.clear = UIButton(pygame.Rect(8, y, bw, 30), "Clear (Del)", manager, container=self.panel,
                               tool_tip_text="Remove the selected character's intent")
-        self.undo = UIButton(pygame.Rect(12 + bw, y, bw, 30), "Undo (Ctrl+Z)", manager, container=self.panel)
+        self.undo = UIButton(pygame.Rect(12 + bw, y, bw, 30), "Undo (Ctrl+Z)", manager, container=self.panel,
+                             tool_tip_text="Take back the last declaration (Ctrl+Z)")
         self.resolve = UIButton(pygame.Rect(16 + 2 * bw, y, w - 2 * bw - 8, 30), "Resolve (Enter)", manager,
                                 container=self.panel, tool_tip_text="Play the turn: P1 to P4 (rule P)")
-        y += 38
-        UILabel(pygame.Rect(8, y, w, 26), "Log", manager, container=self.panel, object_id=ObjectID("#heading"))
-        y += 28
-        self.log = UITextBox("", pygame.Rect(8, y, w, rect.height - y - 8), manager, container=self.panel)
+        self.log_top = y + 38  # the log's heading row when the log is not big
+        self.declaring = [self.help, self.intents_heading, self.intents, self.clear, self.undo, self.resolve]
+        self.log_heading = UILabel(pygame.Rect(8, self.log_top, 40, 26), "Log", manager, container=self.panel,
+                                   object_id=ObjectID("#heading"))
+        self.newest = UIButton(pygame.Rect(0, 0, 1, 1), "Newest first", manager, container=self.panel,
+                               tool_tip_text="Show the newest turn at the top of the log")
+        self.big = UIButton(pygame.Rect(0, 0, 1, 1), "Big (B)", manager, container=self.panel,
+                            tool_tip_text="Let the log fill the panel (B); skills stay on their keys")
+        self.log = UITextBox("", pygame.Rect(8, self.log_top + 28, w, 10), manager, container=self.panel,
+                             object_id=ObjectID("#log"))
+        self.cast: tuple[tuple[str, str], ...] = ()  # (id, "GS1 Goblin spear 1") for the filter
+        self.filter: UIDropDownMenu | None = None
         self._intent_keys: list[str] = []
-        self.log_html: list[str] = []
         self.epoch = 0  # bumped on every change we make, so the app knows when to redraw the panels
         self.rows: list[tuple[str, str]] = []
         self._skill_key: tuple[object, ...] = ()
+        self._skills_shown = False
+        self._partial = False  # only the newest turn is shown (while it plays, newest first)
+        self._place()
+        self._render_log()
+
+    # -- layout --------------------------------------------------------------------------------
+    def _log_rows(self) -> tuple[int, int]:
+        """(top of the log's heading row, top of the log) as the log is big or not."""
+        top = self.skill_top if self.view.big else self.log_top
+        return top, top + 30
+
+    def _place(self) -> None:
+        """Put the log's widgets where its size says, and hide what a big log covers."""
+        w = self.rect.width - 16
+        top, box = self._log_rows()
+        for widget in self.declaring:
+            widget.hide() if self.view.big else widget.show()
+        if self.view.big or self._skills_shown:
+            self.help.hide()
+        for _, btn in self.skill_buttons:
+            btn.hide() if self.view.big else btn.show()
+        nw, bw = 104, 70
+        self.log_heading.set_relative_position((8, top))
+        self.newest.set_relative_position((8 + w - nw - bw - 4, top))
+        self.newest.set_dimensions((nw, 26))
+        self.big.set_relative_position((8 + w - bw, top))
+        self.big.set_dimensions((bw, 26))
+        for btn, on in ((self.newest, self.view.newest_first), (self.big, self.view.big)):
+            btn.select() if on else btn.unselect()
+        self.log.set_relative_position((8, box))
+        self.log.set_dimensions((w, self.rect.height - box - 8))
+        self._make_filter()
+        self.epoch += 1
+
+    def _make_filter(self) -> None:
+        """The drop-down that picks whose lines the log shows (it opens upward at the bottom)."""
+        if self.filter is not None:
+            self.filter.kill()
+        w = self.rect.width - 16
+        top, _ = self._log_rows()
+        left, right = 8 + 44, 8 + w - 104 - 70 - 8
+        options = [(EVERYONE, "")] + [(words, cid) for cid, words in self.cast]
+        chosen = next((o for o in options if o[1] == (self.view.who or "")), options[0])
+        direction = "#logfilter_down" if self.view.big else "#logfilter_up"
+        self.filter = UIDropDownMenu(list[str | tuple[str, str]](options), chosen,
+                                     pygame.Rect(left, top, max(60, right - left), 26), self.manager,
+                                     container=self.panel, object_id=ObjectID(direction, "@logfilter"),
+                                     expansion_height_limit=max(120, self.rect.height // 2))
+
+    def set_cast(self, cast: list[tuple[str, str]]) -> None:
+        """The characters the filter offers: (id, words). The filter is rebuilt only when they change."""
+        if tuple(cast) != self.cast:
+            self.cast = tuple(cast)
+            if self.view.who is not None and self.view.who not in dict(self.cast):
+                self.view.who = None
+                self._render_log()
+            self._make_filter()
+            self.epoch += 1
+
+    # -- log view ------------------------------------------------------------------------------
+    def toggle_big(self) -> None:
+        self.view.big = not self.view.big
+        self._place()
+        self._render_log()
+
+    def toggle_newest(self) -> None:
+        self.view.newest_first = not self.view.newest_first
+        self._place()
+        self._render_log()
+
+    def show_only(self, who: str | None) -> None:
+        """Show one character's lines (None: everyone's)."""
+        if who != self.view.who:
+            self.view.who = who or None
+            self._render_log()
+            self.epoch += 1
+
+    def filter_picked(self, element: object, option_id: str | None) -> bool:
+        """A choice in the log's filter; True if it was ours."""
+        if element is not self.filter:
+            return False
+        self.show_only(option_id or None)
+        return True
+
+    def button(self, element: object) -> str | None:
+        """The command of one of the log's buttons, if `element` is one."""
+        return {id(self.newest): "log_newest", id(self.big): "big_log"}.get(id(element))
 
     # -- skills --------------------------------------------------------------------------------
     def set_skills(self, key: tuple[object, ...], entries: list[tuple[str, str, str, bool]]) -> None:
         """entries: (half, label, tooltip, chosen). Rebuilt only when `key` changes; without
         entries the help text takes their place."""
         self.epoch += 1
-        if entries:
+        self._skills_shown = bool(entries)
+        if entries or self.view.big:
             self.help.hide()
         else:
             self.help.show()
@@ -173,6 +283,8 @@ class Sidebar:
                            object_id=ObjectID("#skill", "@skill"))
             if chosen:
                 btn.select()
+            if self.view.big:
+                btn.hide()
             self.skill_buttons.append((half, btn))
 
     def skill_of(self, element: object) -> str | None:
@@ -189,43 +301,145 @@ class Sidebar:
             self.intents.set_item_list(list[str | tuple[str, str]](keys))
 
     # -- log -----------------------------------------------------------------------------------
-    def log_events(self, events: list[Event]) -> None:
-        chunks = [event_html(ev) for ev in events]
-        chunks = [c for c in chunks if c]
-        if chunks:
-            self.append("".join(chunks))
+    def log_events(self, events: list[Event], ids: Collection[str] = (), rules: Rules | None = None,
+                   words: Callable[[Event], str] | None = None) -> None:
+        """Log events: their words (`words`, default the event's own), rule IDs as links to the rules
+        data (`rules`) and the characters they are about (among `ids`), for the filter."""
+        rules = rules or self.view.rules
+        ids = ids or self.view.ids
+        words = words or self.view.words
+        if rules is None:
+            self.add([raw_entry(event_html(ev)) for ev in events if event_html(ev)])
+            return
+        self.add([event_entry(ev, ids, rules, words) for ev in events])
 
     def log_text(self, words: str, color: theme.Color = theme.TEXT_DIM) -> None:
-        self.append(f"<font color='{_hex(color)}'>{html.escape(words)}</font><br>")
+        self.add([note_entry(words, color)])
 
     def append(self, chunk: str) -> None:
-        """pygame_gui does not keep appended text in html_text, so the panel keeps its own copy
-        (to rebuild the log after a resize)."""
-        self.epoch += 1
-        self.log_html.append(chunk)
-        self.log.append_html_text(chunk)
-        self._to_bottom()
+        """Raw HTML from elsewhere, shown to everyone."""
+        self.add([raw_entry(chunk)])
 
-    def restore(self, chunks: list[str]) -> None:
+    def add(self, entries: list[Entry | None]) -> None:
+        new = self.book.add(entries)
+        if not new:
+            return
         self.epoch += 1
-        self.log_html = list(chunks)
-        self.log.set_text("".join(chunks))
-        self._to_bottom()
+        if self.view.who is None and not self.view.newest_first:
+            self.log.append_html_text("".join(e.html for e in new))  # the common case: no redraw of it all
+            self._to_end()
+        elif self.view.newest_first:
+            # Laying out the whole log costs about a millisecond an entry: while a turn plays, only
+            # its own lines are shown on top, and `settle` brings the rest back when it is over.
+            self._render_log(newest_only=True)
+        else:
+            self._render_log()
+
+    def settle(self) -> None:
+        """Show the whole log again if only the newest turn was shown (see `add`)."""
+        if self._partial:
+            self._render_log()
+
+    def restore(self, chunks: LogBook | list[str]) -> None:
+        self.book = chunks if isinstance(chunks, LogBook) else LogBook(raw_entry(c) for c in chunks)
+        self._render_log()
 
     def clear_log(self) -> None:
+        self.book = LogBook()
+        self._render_log()
+
+    def _render_log(self, newest_only: bool = False) -> None:
         self.epoch += 1
-        self.log_html = []
-        self.log.set_text("")
+        self._partial = newest_only
+        self.log.set_text(self.book.render(self.view.who, self.view.newest_first, dict(self.cast), newest_only))
+        self._to_end()
+
+    @property
+    def log_html(self) -> list[str]:
+        return [e.html for e in self.book.entries]
 
     @property
     def log_plain(self) -> str:
-        return "".join(self.log_html)
+        """The log's words, without markup (all of it, whatever the filter shows)."""
+        return self.book.plain()
 
-    def _to_bottom(self) -> None:
-        """Keep the newest line in view, like a terminal."""
+    def _to_end(self) -> None:
+        """Keep the newest line in view: at the bottom, or the top when the newest turn is first."""
         bar = self.log.scroll_bar
         if bar is not None:
-            bar.set_scroll_from_start_percentage(1.0)
+            bar.set_scroll_from_start_percentage(0.0 if self.view.newest_first else 1.0)
+
+    # -- what the pointer is on ----------------------------------------------------------------
+    def hovered_link(self) -> str | None:
+        """The href of the log link under the pointer ('rule:M4', 'switch:diagonals'), if any."""
+        if not self.log.visible:
+            return None
+        return next((c.href for c in self.log.link_hover_chunks if c.is_hovered), None)
+
+    def log_line_at(self, pos: tuple[int, int]) -> str | None:
+        """The words of the log line (the whole entry, wrapped rows joined) under a screen point."""
+        box = self.log
+        if not box.visible or not box.rect.collidepoint(pos) or box.text_box_layout is None:
+            return None
+        if box.scroll_bar is not None and box.scroll_bar.rect.collidepoint(pos):
+            return None
+        x0, y0 = box.get_text_layout_top_left()
+        shift = box.scroll_bar.start_percentage * box.text_box_layout.layout_rect.height if box.scroll_bar else 0
+        y = pos[1] - y0 + shift
+        rows = box.text_box_layout.layout_rows
+        at = next((i for i, row in enumerate(rows) if row.top <= y < row.bottom), None)
+        if at is None:
+            return None
+
+        def ends(i: int) -> bool:
+            return any(isinstance(item, LineBreakLayoutRect) for item in rows[i].items)
+
+        first = at
+        while first > 0 and not ends(first - 1):
+            first -= 1
+        last = at
+        while last < len(rows) - 1 and not ends(last):
+            last += 1
+        words = "".join(getattr(item, "text", "") for i in range(first, last + 1) for item in rows[i].items
+                        if not isinstance(item, LineBreakLayoutRect))
+        return " ".join(words.split()) or None
+
+    def hovered_words(self, pos: tuple[int, int]) -> str | None:
+        """What the button or intents row of this panel under a screen point does or says (a chosen
+        skill's button is not 'hovered' for pygame_gui, so the point decides)."""
+        def on(el: object) -> bool:
+            return bool(getattr(el, "visible", False)) and el.get_abs_rect().collidepoint(pos)  # type: ignore[attr-defined]
+
+        for _, btn in self.skill_buttons:
+            if on(btn):
+                return f"{btn.text.strip()} - {btn.tool_tip_text}" if btn.tool_tip_text else btn.text
+        for btn in (self.clear, self.undo, self.resolve, self.newest, self.big):
+            if on(btn):
+                return f"{btn.text}: {btn.tool_tip_text}" if btn.tool_tip_text else btn.text
+        if self.filter is not None and on(self.filter):
+            return "Log: show the lines of one character, or of everyone"
+        if self.intents.visible:
+            for item in self.intents.item_list:
+                el = item.get("button_element")
+                if el is not None and on(el):
+                    return f"{item['text']} - click to select"
+        return None
+
+
+EVERYONE = "Everyone"
+
+
+@dataclass
+class LogView:
+    """How the log is shown (kept across a resize): whose lines, newest turn first, big; and what its
+    entries are made with (the characters' ids, the rules data, the words of an event)."""
+
+    who: str | None = None
+    newest_first: bool = False
+    big: bool = False
+    ids: frozenset[str] = field(default=frozenset(), repr=False)
+    rules: Rules | None = field(default=None, repr=False)
+    words: Callable[[Event], str] = field(default=lambda ev: ev.text, repr=False)
 
 
 def paint_frame(surface: pygame.Surface, frame: Frame) -> None:

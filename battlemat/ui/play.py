@@ -26,6 +26,7 @@ from battlemat.core.rating import standing
 from battlemat.types import CharId
 from battlemat.ui import input as keys
 from battlemat.ui import theme
+from battlemat.ui.aids import Aids
 from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.camera import Camera
@@ -34,7 +35,7 @@ from battlemat.ui.drag import Dragging
 from battlemat.ui.ghost import Predicting
 from battlemat.ui.idle import AskIdle
 from battlemat.ui.layout import Layout
-from battlemat.ui.panels import HOTKEYS, Frame, Sidebar, TopBar, frame_rects
+from battlemat.ui.panels import Frame, Sidebar, TopBar, frame_rects
 from battlemat.ui.preview import allowance_of
 from battlemat.ui.renderer import MapArt, build_art
 from battlemat.ui.screens import (
@@ -54,7 +55,8 @@ from battlemat.ui.timeline import Timeline, TimeTravel
 from battlemat.ui.tokens import pulse
 
 # While a turn plays back only these commands act; the rest wait for the turn to end.
-PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step"})
+PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step",
+                               "legend", "big_log", "log_newest"})
 ADJUST_COMMANDS = ("mod_minus", "mod_plus", "shout", "item_kind")  # GM touches on the draft (Declaring.adjust)
 STEP_KEYS = (pygame.K_SPACE, pygame.K_RIGHT, pygame.K_n)  # step mode: the next event
 
@@ -68,7 +70,7 @@ class Services:
     manager: pygame_gui.UIManager
 
 
-class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging):
+class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging):
     """The bottom screen of the stack: widgets, input, resolving with playback, files."""
 
     def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
@@ -93,6 +95,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
         self.top: TopBar | None = None
         self.side: Sidebar | None = None
         self.init_predicting()
+        self.init_aids()
         self.load_session(session)
         self.resize(size)
 
@@ -121,19 +124,17 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
         """(Re)build the widgets for a window size; panels are laid out from the size alone."""
         if self.top is not None:
             self.top.panel.kill()
-        old_log = list(self.side.log_html) if self.side is not None else []
+        kept = (self.side.book, self.side.view) if self.side is not None else (None, None)  # the log, as shown
         if self.side is not None:
             self.side.panel.kill()
         self.frame = frame_rects(*size)
         self.manager.set_window_resolution(size)
         self.top = TopBar(self.manager, self.frame.top)
-        self.side = Sidebar(self.manager, self.frame.side)
+        self.side = Sidebar(self.manager, self.frame.side, *kept)
         b = self.frame.board
         self.cam.set_view(b.x, b.y, b.width, b.height)
         self.cam.fit(self.art.width, self.art.height)  # a new window size shows the whole map again
-        if old_log:
-            self.side.restore(old_log)
-        else:
+        if not self.side.book.entries:
             self._log_intro()
         self.top.set_toggle("grid", self.art.show_grid)
         self.refresh_panels()
@@ -156,6 +157,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
         """Tell the widgets what to show; they keep no game state of their own."""
         if self.side is None or self.top is None:
             return
+        self.panel_cast()
         s = self.session
         self.top.set_title(f"{s.enc.title}  -  {s.where().title()}")
         self.top.set_toggle("gm", self.gm_mode)
@@ -174,10 +176,11 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
             self.side.hint.set_text(f"losses {st.minor} minor, {st.major} major - skill: allowance, phase, rating")
             entries = []
             chosen = self.sel.draft.use if self.sel.draft else None
-            for i, half in enumerate(self.skills_of(who)):
-                hk = HOTKEYS[i] if i < len(HOTKEYS) else " "
+            for half in self.skills_of(who):  # each with its key: the same half's key for everyone
                 words, tip = skill_words(s.enc, who, half, st.major)
-                entries.append((half, f"{hk}  {words}", tip, half == chosen))
+                hk, spelled = self.skill_key_label(half), self.skill_key_label(half, long=True)
+                entries.append((half, f"{hk} {words}", f"{tip}; key {spelled}" if spelled else tip,
+                                half == chosen))
             self.side.set_skills((who, s.turn, st.major), entries)
         rows = []
         for c in s.enc.characters:
@@ -337,6 +340,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
         """Command name -> what it does (a table rather than a chain of ifs)."""
         return {
             **{cmd: partial(self.adjust, cmd) for cmd in ADJUST_COMMANDS},
+            **self.aid_commands(),
             "resolve": self.resolve,
             "undo": self.undo,
             "clear": self.clear,
@@ -363,11 +367,8 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
         }
 
     def _skill_by_index(self, i: int) -> None:
-        """Hotkeys 1..0: the i-th skill of the selected character, while declaring."""
-        if self.sel.who is not None and self.player is None:
-            skills = self.skills_of(self.sel.who)
-            if i < len(skills):
-                self.choose_skill(skills[i])
+        """Skill keys: slot i is the i-th half of the rules data, for every character (Aids.skill_by_slot)."""
+        self.skill_by_slot(i)
 
     def cancel(self) -> None:
         """Esc / right click: finish the playback, drop an undeclared draft, or deselect."""
@@ -421,6 +422,9 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
             return self._button(event.ui_element)
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
             self._intent_picked(event)
+            return None
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and self.side is not None:
+            self.side.filter_picked(event.ui_element, getattr(event, "selected_option_id", None))
             return None
         if event.type == pygame.KEYDOWN:
             return self._key(event)
@@ -509,10 +513,11 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
             return self.command("undo")
         if element is self.side.clear:
             return self.command("clear")
-        return None
+        log_cmd = self.side.button(element)
+        return self.command(log_cmd) if log_cmd else None
 
     def click(self, pos: tuple[int, int]) -> None:
-        if self.player is not None:
+        if self.player is not None or self.on_aid(pos):  # the legend and a held card are not the board
             return
         tok = self.token_under(pos)
         who = self.sel.who
@@ -549,6 +554,7 @@ class PlayScreen(Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging
             self.cam.pan(dx * keys.PAN_SPEED * dt, dy * keys.PAN_SPEED * dt)
         if self.art.advance(dt * 1000):  # water ripples, torches flicker: Tiled's tile animations
             self.art_frames += 1
+        self.follow_pointer()  # the status line says what the pointer is on
         if self.player is not None:
             started = self.player.update(dt)
             if started and self.side is not None:

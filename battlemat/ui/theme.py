@@ -32,6 +32,10 @@ REACH_EDGE = (120, 190, 255, 200)
 ROUTE = (255, 232, 120)
 REFUSED = (232, 86, 86, 90)
 BAND_COLORS = ((120, 230, 140), (250, 210, 90))
+STICKY = (255, 140, 40, 45)  # M6: the squares next to a sticky foe
+STICKY_EDGE = (255, 150, 50, 230)
+SIGHT_COVER = (250, 200, 60)  # R4: a line of sight through cover
+LEVEL_TEXT = (255, 246, 220)  # M12: the level number in a square's corner
 GRID = (0, 0, 0, 70)
 HATCH = (40, 30, 20, 130)
 PIT = (10, 8, 6, 90)
@@ -78,9 +82,10 @@ def forget_fonts() -> None:
     """Drop cached fonts and labels (they die with pygame.quit; a new window makes new ones)."""
     font.cache_clear()
     text.cache_clear()
-    from battlemat.ui import tokens
+    from battlemat.ui import overlays, tokens
 
     tokens._SPRITES.clear()
+    overlays._level_label.cache_clear()
 
 
 def gui_theme(scale: float = 1.0) -> dict[str, Any]:
@@ -129,6 +134,12 @@ def gui_theme(scale: float = 1.0) -> dict[str, Any]:
         "#heading": {"font": {**base_font, "size": str(round(15 * scale)), "bold": "1"},
                      "colours": {"normal_text": hexc(ACCENT)}},
         "#dim": {"colours": {"normal_text": hexc(TEXT_DIM)}},
+        # the log: rule IDs are links (hover: the rule's text), in the core-rule colour
+        "#log": {"colours": {"link_text": hexc(CORE), "link_hover": hexc(ACCENT), "link_selected": hexc(ACCENT)},
+                 "misc": {"link_normal_underline": "0", "link_hover_underline": "1"}},
+        "#logfilter_up": {"misc": {"expand_direction": "up"}},
+        "#logfilter_down": {"misc": {"expand_direction": "down"}},
+        "tool_tip": {"misc": {"wrap_width": "380"}, "colours": {"dark_bg": hexc((20, 22, 28))}},
     }
 
 

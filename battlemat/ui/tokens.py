@@ -13,6 +13,7 @@ import pygame
 
 from battlemat.core.character import Character
 from battlemat.core.state import CharacterState
+from battlemat.labels import initials
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
 
@@ -27,13 +28,11 @@ class TokenLook:
     hovered: bool = False
     target: bool = False
     has_intent: bool = False
+    label: str = ""  # the short label (battlemat.labels: numbered where initials repeat); "" = initials
 
 
-def initials(name: str) -> str:
-    words = [w for w in name.replace("-", " ").split() if w]
-    if len(words) >= 2:
-        return (words[0][0] + words[-1][0]).upper()
-    return name[:2].title()
+def label_of(t: TokenLook) -> str:
+    return t.label or initials(t.char.name)
 
 
 NAMES_FROM = 24  # token radius (px) from which every token shows its name; smaller ones on hover only
@@ -60,8 +59,8 @@ def draw_token(screen: pygame.Surface, cam: Camera, cell: float, t: TokenLook, n
         pygame.draw.circle(screen, theme.ACCENT, (cx, cy), r + pulse(now), 3)
     st = t.state
     named = r >= NAMES_FROM or t.hovered or t.selected or t.target
-    key = (t.char.id, t.char.name, t.color, st.minor, st.major, st.defeated, st.fled, t.hovered and not t.selected,
-           t.target, t.has_intent, r, named)
+    key = (t.char.id, t.char.name, label_of(t), t.color, st.minor, st.major, st.defeated, st.fled,
+           t.hovered and not t.selected, t.target, t.has_intent, r, named)
     hit = _SPRITES.get(key)
     if hit is None:
         if len(_SPRITES) > 512:
@@ -89,7 +88,7 @@ def _render(t: TokenLook, r: int, named: bool) -> tuple[pygame.Surface, tuple[in
         pygame.draw.circle(surf, theme.BAD, (cx, cy), r + 5, 2)
     pygame.draw.circle(surf, fill, (cx, cy), r)
     pygame.draw.circle(surf, (15, 15, 20), (cx, cy), r, 2)
-    label = theme.text(initials(t.char.name), max(10, round(r * 0.9)), (255, 255, 255), True)
+    label = _label(label_of(t), r)
     surf.blit(label, label.get_rect(center=(cx, cy)))
     if t.has_intent and not gone:
         pygame.draw.circle(surf, theme.GOOD, (cx + r * 0.72, cy - r * 0.72), max(3, r // 5))
@@ -103,6 +102,16 @@ def _render(t: TokenLook, r: int, named: bool) -> tuple[pygame.Surface, tuple[in
         pygame.draw.rect(surf, (10, 12, 16, 170), box, border_radius=3)
         surf.blit(name, name.get_rect(center=box.center))
     return surf, (cx, cy)
+
+
+def _label(words: str, r: int) -> pygame.Surface:
+    """The token's label, as large as fits inside its circle ("GS12" shrinks, "Ga" does not)."""
+    size = max(10, round(r * 0.9))
+    label = theme.text(words, size, (255, 255, 255), True)
+    while label.get_width() > 1.75 * r and size > 8:
+        size -= 1
+        label = theme.text(words, size, (255, 255, 255), True)
+    return label
 
 
 def _pips(screen: pygame.Surface, cx: float, y: float, t: TokenLook, r: int) -> None:

@@ -73,6 +73,7 @@ class _Spec:
 
     values: dict[str, Any] = field(default_factory=dict)
     feature: str = ""
+    name: str = ""  # a terrain object's own name ("wasp nest"): its hazard's name on the map
 
 
 def _is_layer(el: Element, wanted: str) -> bool:
@@ -99,7 +100,7 @@ class TerrainReader:
         self.tmx = tmx
         self.errors: list[Problem] = []
         self.lint: list[Problem] = []
-        self.hazards: dict[tuple[str, int, bool], int] = {}
+        self.hazards: dict[tuple[str, int, bool, str], int] = {}
         self.hazard_list: list[Hazard] = []
         self.features: dict[str, int] = {}
         root = doc.root
@@ -115,11 +116,12 @@ class TerrainReader:
         self.squares = ObjectSquares(self.geometry)
 
     # -- reading one set of properties ---------------------------------------------------------
-    def spec(self, cls: str, props: list[tuple[str, str, str]], file: str, place: str, strict: bool = False) -> _Spec:
+    def spec(self, cls: str, props: list[tuple[str, str, str]], file: str, place: str, strict: bool = False,
+             name: str = "") -> _Spec:
         """A tile's or object's terrain: its class's preset, overridden by its properties. With `strict`
         (terrain objects) every unknown property name is reported; on tiles, which may carry properties
         for other uses, only names close to a terrain name are (likely typos)."""
-        spec = _Spec()
+        spec = _Spec(name=name.strip())
         cls = (cls or "").strip()
         preset = PRESETS.get(cls.lower())
         if cls:
@@ -224,12 +226,12 @@ class TerrainReader:
             reqs = []
             for skill, rating in hz.requirements:
                 reqs.append((rules.canonical(skill), rating))
-            hz = Hazard(hz.text, tuple(reqs), hz.harm, mechanical)
+            hz = Hazard(hz.text, tuple(reqs), hz.harm, mechanical, spec.name or spec.feature)
         except (ValueError, RulesError) as exc:
             self.errors.append(Problem(file, f"{place}.hazard", f"cannot read the hazard {text!r}: {exc}",
                                        'write the skills that elude it, e.g. "Block/Dodge 4 or Perception 3" (E1)'))
             return
-        key = (hz.text, hz.harm, hz.mechanical)
+        key = (hz.text, hz.harm, hz.mechanical, hz.name)
         if key not in self.hazards:
             self.hazards[key] = len(self.hazard_list)
             self.hazard_list.append(hz)
@@ -384,7 +386,7 @@ class TerrainReader:
                         own = {p[0] for p in props}
                         props = [p for p in _properties(tile) if p[0] not in own] + props
                         break
-        return self.spec(cls, props, file, place, strict=True)
+        return self.spec(cls, props, file, place, strict=True, name=obj.get("name") or "")
 
     def _terrain_objects(self, arrays: dict[str, np.ndarray]) -> None:
         for layer in self._object_layers("terrain"):
