@@ -132,8 +132,10 @@ def _cut_off(gr: Grid, mover: Mover, sq: XY, occupants: dict[XY, Any],
     """Why a square within the allowance by distance was not reached: the first thing barring the
     straight way there (a pit M5, a wall, someone standing M10, a refused step), with no way round
     within the allowance; M1 when the straight way is open but every way is too long."""
-    w = gr.board.width
+    w, h = gr.board.width, gr.board.height
     for x, y in geometry.line(gr.board, mover.at, sq)[1:-1]:
+        if not (0 <= x < w and 0 <= y < h):  # (a hex line may graze a square off the board's edge)
+            continue
         j = y * w + x
         if gr.pit[j]:
             return Refusal("M5", f"the way is cut by a pit at ({x}, {y}), never entered (M5), and there is "
