@@ -21,7 +21,8 @@ from battlemat.core.match import Match
 from battlemat.core.resolver import validate_intent
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.io.encounter import load_encounter
-from battlemat.io.saves import Save, write_save
+from battlemat.io.errors import LoadError
+from battlemat.io.saves import Save, encounter_problem, replay_problem, write_save
 from battlemat.types import XY, CharId
 from battlemat.ui.npc import Policy, npc_brain
 
@@ -183,14 +184,27 @@ class Session:
     def from_save(save: Save, save_file: str | Path | None = None, replay: bool = False,
                   autosave: Path | None = None) -> tuple[Session, list[tuple[Intent, ...]]]:
         """A session for a save. Resumed: every turn is played at once. Replay: nothing is played
-        and the saved turns come back to be played one by one."""
+        and the saved turns come back to be played one by one. A saved turn the encounter refuses is a
+        LoadError naming the save and the turn."""
+        file = str(save_file or "<save>")
+        problem = encounter_problem(save, file)
+        if problem is not None:
+            raise problem
+        enc = load_encounter(save.encounter_path(save_file))
+        unknown = [side for side in save.pc_sides if side not in enc.sides]
+        if unknown:
+            raise LoadError.one(file, "pc_sides", f"no side {unknown[0]!r} in {save.encounter}",
+                                f"use sides of the encounter: {', '.join(enc.sides)}")
         s = Session(save.encounter_path(save_file), seed=save.seed, dice=save.dice, pc_sides=save.pc_sides,
-                    autosave=autosave)
+                    autosave=autosave, enc=enc)
         pending = list(save.turns)
         if not replay:
-            for intents in pending:
+            for index, intents in enumerate(pending):
                 s.declared = {}
-                s.resolve(intents)
+                try:
+                    s.resolve(intents)
+                except BattlematError as exc:
+                    raise replay_problem(file, index, intents, exc) from None
             pending = []
         else:
             s.declared = {}
