@@ -8,7 +8,6 @@ together. Nothing is written.
 from __future__ import annotations
 
 import importlib.util
-import math
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -32,7 +31,7 @@ from battlemat.io.limits import (
     MAX_SEED,
     MAX_TURNS,
 )
-from battlemat.io.names import dice_problem, shown, unknown_name
+from battlemat.io.names import dice_problem, did_you_mean, shown, unknown_name
 from battlemat.io.rules_file import load_rules
 from battlemat.io.userfile import check_nesting, check_parsed_nesting, read_user_text, why_unreadable
 
@@ -43,6 +42,9 @@ _CHAR_KEYS = {
 }
 _INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item", "throw"}
 AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default")
+
+
+_KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", float: "a number"}
 
 
 class _Reader:
@@ -78,8 +80,8 @@ class _Reader:
         else:
             ok = isinstance(value, kinds)
         if not ok:
-            names = " or ".join(k.__name__ for k in kinds)
-            self.bad(f"{place}.{key}", f"expected {names}, found {shown(value)}", f"write {key} as a {names}")
+            names = " or ".join(_KIND_WORDS.get(k, k.__name__) for k in kinds)
+            self.bad(f"{place}.{key}", f"expected {names}, found {shown(value)}", f"write {key} as {names}")
             return default
         return value
 
@@ -121,7 +123,8 @@ class _Reader:
             return self.rules.pair_of(name)
         except RulesError:
             pairs = ", ".join(self.rules.pairs)
-            self.bad(place, f"unknown skill {name!r}", f"use a pair or either half of: {pairs}")
+            hint = did_you_mean(name, [*self.rules.pairs, *self.rules.halves])
+            self.bad(place, f"unknown skill {shown(name)}", f"{hint}use a pair or either half of: {pairs}")
             return None
 
     def ratings(self, obj: Any, place: str, what: str) -> dict[str, int]:
@@ -228,9 +231,9 @@ def _rules(r: _Reader, data: Mapping[str, Any], rules: Rules) -> Rules:
     """The rules with the encounter's [rules] overrides (house switches), each within its bounds."""
     overrides = r.table(data.get("rules", {}), "rules")
     for key, value in overrides.items():
-        problem = _override_problem(value)
+        problem = _override_problem(rules, key, value)
         if problem is not None:
-            r.bad(f"rules.{key}", problem, "see `battlemat rules` for every key and its current value")
+            r.bad(f"rules.{key}", *problem)
             return rules
     try:
         rules = rules.with_overrides(overrides)
@@ -240,17 +243,28 @@ def _rules(r: _Reader, data: Mapping[str, Any], rules: Rules) -> Rules:
     return rules
 
 
-def _override_problem(value: Any) -> str | None:
-    """Why a house-rule value is out of bounds (a number no rule means, a list longer than any
-    table), or None. The rules check each key's kind and choices themselves."""
+def _override_problem(rules: Rules, key: str, value: Any) -> tuple[str, str] | None:
+    """(message, fix) for a house-rule value out of bounds: a number no rule means, a list longer than
+    any table, or a list of the wrong things (skill names that are no skill half). The rules check
+    each key's kind and choices themselves."""
+    fix = "see `battlemat rules` for every key and its current value"
     items = value if isinstance(value, list) else [value]
     if len(items) > MAX_RULES_LIST:
-        return f"a list of {len(items)} values; the rules' lists hold at most {MAX_RULES_LIST}"
+        return f"a list of {len(items)} values; the rules' lists hold at most {MAX_RULES_LIST}", fix
     for v in items:
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            continue
-        if not (math.isfinite(v) and -MAX_RULES_NUMBER <= v <= MAX_RULES_NUMBER):
-            return f"{shown(v)} is not a number the rules use (they stay within +-{MAX_RULES_NUMBER})"
+        if isinstance(v, int | float) and not isinstance(v, bool) and not -MAX_RULES_NUMBER <= v <= MAX_RULES_NUMBER:
+            return f"{shown(v)} is not a number the rules use (they stay within +-{MAX_RULES_NUMBER})", fix
+    default = rules.switches[key].default if key in rules.switches else None
+    if isinstance(default, list) and isinstance(value, list) and default:
+        kind = type(default[0])
+        wrong = next((v for v in value if isinstance(v, bool) or not isinstance(v, kind)), None)
+        if wrong is not None:
+            return f"{shown(wrong)} in a list of {_KIND_WORDS.get(kind, kind.__name__)}", fix
+        if kind is str:
+            unknown = next((v for v in value if v not in rules.halves), None)
+            if unknown is not None:
+                return (f"unknown skill half {shown(unknown)}",
+                        f"{did_you_mean(unknown, rules.halves)}use halves such as Melee or Press")
     return None
 
 
@@ -473,7 +487,8 @@ def _intent_use(r: _Reader, t: Mapping[str, Any], place: str) -> str | None:
     try:
         return r.rules.half(use_raw).name
     except RulesError as exc:
-        r.bad(f"{place}.use", str(exc), "name one half, e.g. Melee or Press, or \"item\"")
+        r.bad(f"{place}.use", str(exc), f"{did_you_mean(use_raw, r.rules.halves)}name one half, e.g. Melee or Press, "
+              "or \"item\"")
         return None
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from battlemat.core.errors import BattlematError
+from battlemat.core.errors import BattlematError, RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier
 from battlemat.io.errors import LoadError, Problem
@@ -236,8 +236,11 @@ class _SaveReader:
                          '{"who": "kwirt", "use": "Melee"}')
             kw[key] = value
         use = kw["use"]
-        if isinstance(use, str) and use and use != "item" and use not in self.rules.halves:
-            self.bad(f"{place}.use", *unknown_name("skill half", use, self.rules.halves))
+        if isinstance(use, str) and use:
+            try:
+                self.rules.half(use)  # any case, as the resolver reads it; "item" is a half too
+            except RulesError:
+                self.bad(f"{place}.use", *unknown_name("skill half", use, self.rules.halves))
         for key, value in d.items():
             where = f"{place}.{key}"
             if key in ("who", "use") or key not in _INTENT_KEYS or value is None:
@@ -310,8 +313,8 @@ def replay_problem(file: str, turn: int, intents: Sequence[Intent], exc: Battlem
     field = getattr(exc, "field", "") or ""
     place = f"turns[{turn}]" + (f"[{index}]" if index is not None else "") + (f".{field}" if field else "")
     return LoadError.one(file, place, f"the encounter refuses this saved turn: {exc}",
-                         "the save belongs to another version of the encounter: restore the encounter the game "
-                         "was played with, or a good copy of the save")
+                         "the save does not fit its encounter (edited by hand, or the encounter changed since): "
+                         "restore a good copy of the save, or the encounter the game was played with")
 
 
 def encounter_problem(save: Save, file: str) -> LoadError | None:

@@ -261,7 +261,11 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     half = app.play.enc.rules.half(use).name  # "item" is a half of the rules data too
                 except Exception as exc:  # noqa: BLE001 - report the rules' own words
-                    print(f"battlemat: --use {use!r}: {exc}", file=sys.stderr)
+                    from battlemat.io.names import did_you_mean
+
+                    halves = list(app.play.enc.rules.halves)
+                    print(f"battlemat: --use {use!r}: {exc}. Fix: {did_you_mean(use, halves)}use a skill half: "
+                          f"{', '.join(halves)}", file=sys.stderr)
                     return 2
                 app.play.choose_skill(half)
                 target = getattr(args, "target", None)

@@ -196,7 +196,7 @@ class Session:
             raise LoadError.one(file, "pc_sides", f"no side {unknown[0]!r} in {save.encounter}",
                                 f"use sides of the encounter: {', '.join(enc.sides)}")
         s = Session(save.encounter_path(save_file), seed=save.seed, dice=save.dice, pc_sides=save.pc_sides,
-                    autosave=autosave, enc=enc)
+                    enc=enc)
         pending = list(save.turns)
         if not replay:
             for index, intents in enumerate(pending):
@@ -206,6 +206,12 @@ class Session:
                 except BattlematError as exc:
                     raise replay_problem(file, index, intents, exc) from None
             pending = []
+        s.autosave_path = autosave  # written once, below, not after every replayed turn
+        if autosave is not None and not replay:
+            try:
+                write_save(s.to_save(), autosave)
+            except OSError:  # the game is loaded; the window reports a failing autosave after the next turn
+                pass
         else:
             s.declared = {}
         return s, pending
