@@ -24,6 +24,7 @@ import pytest
 from conftest import ROOT
 
 from battlemat.cli import main
+from battlemat.core.intents import Intent
 from battlemat.io import limits
 from battlemat.io.errors import LoadError
 from battlemat.io.saves import Save, read_save, remove_stale_temps, write_save
@@ -340,6 +341,15 @@ def test_coordinates_of_scripted_moves_without_a_map(tmp_path: Path, capsys) -> 
     path.write_text(with_line(KWIRT.read_text(), 'who = "kwirt"', "to = [8, 60000000000]"))
     code, text = run(capsys, "resolve", path)
     assert_clear(code, text, path, "turn[0].intent[0].to")
+
+
+@pytest.mark.parametrize("square", [[999_999, 999_999], [12, 0], [0, 8]])
+def test_coordinates_saved_moves_off_the_arena(tmp_path: Path, capsys, square: list[int]) -> None:
+    """A map-less encounter's arena is 12x8 here: a saved move off it was an IndexError in the window."""
+    save = tmp_path / "s.json"
+    write_save(Save(str(KWIRT), 1, turns=((Intent("kwirt", "Acrobatics", to=tuple(square)),),)), save)
+    code, text = run(capsys, "play", "--load", save, "--screenshot", tmp_path / "x.png", "--save-dir", tmp_path)
+    assert_clear(code, text, save, "turns[0][0].to", "off the 12x8 arena")
 
 
 # -- class 7: too many characters ----------------------------------------------------------------------------

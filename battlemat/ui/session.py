@@ -197,6 +197,8 @@ class Session:
                                 f"use sides of the encounter: {', '.join(enc.sides)}")
         s = Session(save.encounter_path(save_file), seed=save.seed, dice=save.dice, pc_sides=save.pc_sides,
                     enc=enc)
+        if not s.has_map:
+            _check_arena_squares(save, s.board, file)
         pending = list(save.turns)
         if not replay:
             for index, intents in enumerate(pending):
@@ -215,6 +217,21 @@ class Session:
         else:
             s.declared = {}
         return s, pending
+
+
+def _check_arena_squares(save: Save, arena: Board, file: str) -> None:
+    """Without a map nothing checks the squares of a move against a board (characters stand where
+    they declared), but the window draws them on its arena: a saved square off it is refused here."""
+    for ti, turn in enumerate(save.turns):
+        for ii, it in enumerate(turn):
+            squares = [("to", it.to), ("throw", it.throw), *((f"path[{k}]", p) for k, p in enumerate(it.path))]
+            for name, sq in squares:
+                if sq is not None and not arena.inside(sq):
+                    raise LoadError.one(file, f"turns[{ti}][{ii}].{name}",
+                                        f"square {list(sq)} is off the {arena.width}x{arena.height} arena of this "
+                                        "encounter without a map",
+                                        f"squares run from [0, 0] to [{arena.width - 1}, {arena.height - 1}]: "
+                                        "restore a good copy of the save")
 
 
 def describe_intent(enc: Encounter, it: Intent) -> str:
