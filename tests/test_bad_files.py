@@ -353,22 +353,25 @@ def test_coordinates_saved_moves_off_the_arena(tmp_path: Path, capsys, square: l
 
 
 # -- class 7: too many characters ----------------------------------------------------------------------------
-def many_characters(n: int) -> str:
+def many_characters(n: int, turns: bool = False) -> str:
     lines = ['[encounter]', 'title = "crowd"']
     for i in range(n):
         lines += ["[[character]]", f'id = "c{i}"', f'side = "{"ab"[i % 2]}"', "skills = { Melee = 3 }",
                   f"at = [{i % 100}, {i // 100}]"]
+    for i in range(0, n if turns else 0, 2):  # refused with the crowd, not one problem per intent
+        lines += ["[[turn]]", "[[turn.intent]]", f'who = "c{i}"', 'use = "Melee"', f'target = "c{i + 1}"']
     return "\n".join(lines) + "\n"
 
 
-def test_characters_over_the_cap_are_refused_fast(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("n,turns", [(10_000, False), (1_000, True)])
+def test_characters_over_the_cap_are_refused_fast(tmp_path: Path, capsys, n: int, turns: bool) -> None:
     path = tmp_path / "crowd.toml"
-    path.write_text(many_characters(10_000))
+    path.write_text(many_characters(n, turns))
     start = time.monotonic()
     for command in (["check", path], ["resolve", path], ["simulate", path, "--runs", "2", "--quiet"]):
         code, text = run(capsys, *command)
-        assert_clear(code, text, path, "10000 characters", f"at most {limits.MAX_CHARACTERS}")
-        assert text.count("\n") <= 3  # one message, not one per character
+        assert_clear(code, text, path, f"{n} characters", f"at most {limits.MAX_CHARACTERS}")
+        assert text.count("\n") <= 3  # one message, not one per character or intent
     assert time.monotonic() - start < 20
 
 

@@ -3,7 +3,9 @@
 A save never pickles the engine (STYLE.md, what to avoid): replaying the intents through a fresh
 `Match` with the same seed reproduces the same event log (DESIGN: determinism), so the file stays
 small, readable and valid across code changes that keep the rules. Writes are atomic (a temporary
-file in the same directory, then `os.replace`) so a crash mid-write never damages an older save.
+file in the same directory, then `os.replace`) so a crash mid-write never damages an older save, and
+the next write removes a temporary file a killed one left. Reading is bounded (`io.userfile`) and
+checks every field, naming its place (`turns[3][0].to`) and the fix, before anything is replayed.
 """
 
 from __future__ import annotations
