@@ -11,7 +11,7 @@ import importlib
 import importlib.util
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from battlemat.core.errors import BattlematError, IllegalIntent
@@ -24,6 +24,40 @@ DEFAULT_ENCOUNTER = Path(__file__).resolve().parent.parent / "maps" / "art_galle
 def _fail(message: str) -> int:
     print(f"battlemat: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def dice_argument(text: str) -> str:
+    """argparse type of every `--dice`: a known engine, else the encounter file's message with the
+    close match (argparse then exits 2 with it)."""
+    from battlemat.io.names import dice_problem
+
+    problem = dice_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{problem[0]}. Fix: {problem[1]}")
+    return text
+
+
+def bounded_int(low: int, high: int, why: str) -> Callable[[str], int]:
+    """argparse type of a whole number from `low` to `high` (`why` says where the bound comes from)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value if abs(value) < 10**15 else 'it'} is out of range. "
+                                             f"Fix: use {low} to {high} ({why})")
+        return value
+
+    return parse
+
+
+def seed_argument(text: str) -> int:
+    """argparse type of every `--seed`: a 64-bit whole number, like the seed of an encounter or a save."""
+    from battlemat.io.limits import MAX_SEED
+
+    return bounded_int(-MAX_SEED, MAX_SEED, "a seed is a 64-bit whole number")(text)
 
 
 # -- resolve ---------------------------------------------------------------------------------------
@@ -109,8 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("resolve", help="run an encounter's scripted turns headless and print the event log")
     r.add_argument("encounter", help="encounter .toml file")
     r.add_argument("--json", action="store_true", help="one JSON object per event, then the final state")
-    r.add_argument("--seed", type=int, default=None, help="override the encounter's seed")
-    r.add_argument("--dice", default=None, help="override the encounter's dice engine")
+    r.add_argument("--seed", type=seed_argument, default=None, help="override the encounter's seed")
+    r.add_argument("--dice", type=dice_argument, default=None, help="override the encounter's dice engine")
     r.set_defaults(func=cmd_resolve)
 
     ru = sub.add_parser("rules", help="print the rules table, or one rule with its tag and current value")
@@ -154,7 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     (battlemat.io.saves)."""
     try:
         with sigterm_raises():
-            args = build_parser().parse_args(argv)
+            try:
+                args = build_parser().parse_args(argv)
+            except SystemExit as exc:  # argparse printed --help (0) or the usage error (2): return, not exit
+                return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
             return int(args.func(args))
     except BattlematError as exc:
         return _fail(str(exc))

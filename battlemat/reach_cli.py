@@ -15,6 +15,7 @@ from battlemat.core import movement
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.memory import MatchMemory
 from battlemat.io.encounter import load_encounter
+from battlemat.io.names import did_you_mean, unknown_name
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -37,13 +38,16 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{args.encounter}: the encounter has no map, so there is nothing to reach. "
                      "Fix: add map = \"FILE.tmx\" to it.")
     if args.who not in enc.by_id:
-        return _fail(f"no character {args.who!r}; ids: {', '.join(enc.by_id)}")
+        return _fail("--who: {}. Fix: {}".format(*unknown_name("character", args.who, enc.by_id)))
     if args.target is not None and args.target not in enc.by_id:
-        return _fail(f"no target {args.target!r}; ids: {', '.join(enc.by_id)}")
+        return _fail("--target: {}. Fix: {}".format(*unknown_name("character", args.target, enc.by_id)))
     try:
         use = "item" if args.use.strip().lower() == "item" else enc.rules.half(args.use).name
     except RulesError as exc:
-        return _fail(str(exc))
+        halves = [*enc.rules.halves]
+        return _fail(f"--use: {exc}. Fix: {did_you_mean(args.use, halves)}use a skill half: {', '.join(halves)}")
+    if args.item not in enc.rules.item_move:
+        return _fail("--item: {}. Fix: {}".format(*unknown_name("item use (M1)", args.item, enc.rules.item_move)))
     state = enc.initial_state()
     chars = dict(state.chars)
     for cid, sq in getattr(enc.board, "tokens", {}).items():  # tokens place characters without `at`

@@ -114,8 +114,10 @@ def test_D3_calibrate_command_prints_tables_and_draws_the_chart(
 
 
 def test_D3_calibrate_unknown_engine_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cal.run(parse("--engine", "d7")) == 2
-    assert "unknown dice engine d7" in capsys.readouterr().err
+    from battlemat.cli import main
+
+    assert main(["calibrate", "--engine", "D6"]) == 2  # refused as it is parsed, as --dice is everywhere
+    assert "unknown dice 'D6'. Fix: did you mean 'd6'?" in capsys.readouterr().err
 
 
 def test_D3_calibrate_unwritable_chart_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

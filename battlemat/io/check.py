@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from battlemat.io.errors import LoadError, Problem
+from battlemat.io.userfile import why_unreadable
 
 EXIT_PROBLEMS = 2
 
@@ -58,8 +59,9 @@ def check_file(path: Path) -> list[Problem]:
     """Every problem of one file; an empty list when it is clean."""
     file = str(path)
     try:
-        if not path.exists():
-            return [Problem(file, "", "file not found", "check the path")]
+        why = why_unreadable(path)
+        if why is not None:
+            return [Problem(file, "", *why)]
         suffix = path.suffix.lower()
         if suffix == ".toml":
             return check_encounter(path)
@@ -92,7 +94,7 @@ def check_encounter(path: Path) -> list[Problem]:
         enc = load_encounter(path, with_map=False)
     except LoadError as exc:  # the encounter's own problems, and its map's if it names one
         map_ref = _map_reference(path)
-        if map_ref is None or not (path.parent / map_ref).is_file():
+        if map_ref is None or why_unreadable(path.parent / map_ref) is not None:
             return exc.problems
         return exc.problems + lint_map(path.parent / map_ref)[1]
     if enc.map is None:
@@ -104,11 +106,12 @@ def check_encounter(path: Path) -> list[Problem]:
 
 
 def _map_reference(path: Path) -> str | None:
-    import tomllib
+    """The encounter's `map`, when the file is TOML enough to name one."""
+    from battlemat.io.encounter import read_encounter_data
 
     try:
-        head = tomllib.loads(path.read_text(encoding="utf-8")).get("encounter", {})
-    except (OSError, UnicodeError, tomllib.TOMLDecodeError):
+        head = read_encounter_data(path).get("encounter", {})
+    except LoadError:
         return None
     ref = head.get("map") if isinstance(head, dict) else None
     return ref if isinstance(ref, str) else None

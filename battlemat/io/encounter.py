@@ -14,14 +14,26 @@ from pathlib import Path
 from typing import Any
 
 from battlemat.core.character import SCRIPT_CONDITIONS, Character, Equipment, ScriptStep
-from battlemat.core.dice import engine_names
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier
 from battlemat.core.rules import Rules
 from battlemat.io.errors import LoadError, Problem
+from battlemat.io.limits import (
+    MAX_ARENA_SQUARE,
+    MAX_CELLS,
+    MAX_CHARACTERS,
+    MAX_DATA_NESTING,
+    MAX_ENCOUNTER_BYTES,
+    MAX_RULES_LIST,
+    MAX_RULES_NUMBER,
+    MAX_SEED,
+    MAX_TURNS,
+)
+from battlemat.io.names import dice_problem, did_you_mean, shown, unknown_name
 from battlemat.io.rules_file import load_rules
+from battlemat.io.userfile import check_nesting, check_parsed_nesting, read_user_text, why_unreadable
 
 _ENCOUNTER_KEYS = {"title", "seed", "dice", "map"}
 _CHAR_KEYS = {
@@ -32,18 +44,24 @@ _INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "shar
 AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default")
 
 
+_KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", float: "a number"}
+
+
 class _Reader:
     def __init__(self, file: str, rules: Rules) -> None:
         self.file = file
         self.rules = rules
         self.problems: list[Problem] = []
+        # The largest coordinate a square may have: a map's side is at most MAX_CELLS squares; without a
+        # map `play` builds an arena around the squares, so they stay within MAX_ARENA_SQUARE.
+        self.max_square = MAX_CELLS
 
     def bad(self, place: str, message: str, fix: str = "") -> None:
         self.problems.append(Problem(self.file, place, message, fix))
 
     def table(self, obj: Any, place: str) -> Mapping[str, Any]:
         if not isinstance(obj, Mapping):
-            self.bad(place, f"expected a table, found {type(obj).__name__}", "write it as [table] or { key = value }")
+            self.bad(place, f"expected a table, found {shown(obj)}", "write it as [table] or { key = value }")
             return {}
         return obj
 
@@ -62,15 +80,15 @@ class _Reader:
         else:
             ok = isinstance(value, kinds)
         if not ok:
-            names = " or ".join(k.__name__ for k in kinds)
-            self.bad(f"{place}.{key}", f"expected {names}, found {value!r}", f"write {key} as a {names}")
+            names = " or ".join(_KIND_WORDS.get(k, k.__name__) for k in kinds)
+            self.bad(f"{place}.{key}", f"expected {names}, found {shown(value)}", f"write {key} as {names}")
             return default
         return value
 
     def entries(self, value: Any, place: str, allowed: set[str]) -> Iterator[tuple[str, Mapping[str, Any]]]:
         """(place, table) for each table of a list field, checking the list and each table's keys."""
         if not isinstance(value, list):
-            self.bad(place, f"expected a list of tables, found {value!r}", "write it as [ { key = value }, ... ]")
+            self.bad(place, f"expected a list of tables, found {shown(value)}", "write it as [ { key = value }, ... ]")
             return
         for i, item in enumerate(value):
             where = f"{place}[{i}]"
@@ -80,24 +98,33 @@ class _Reader:
                 yield where, table
 
     def square(self, value: Any, place: str) -> tuple[int, int] | None:
-        if (
+        if not (
             isinstance(value, list)
             and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
         ):
-            return (value[0], value[1])
-        self.bad(place, f"a square is [x, y] with two whole numbers, found {value!r}", "write it like [2, 3]")
-        return None
+            self.bad(place, f"a square is [x, y] with two whole numbers, found {shown(value)}", "write it like [2, 3]")
+            return None
+        top = self.max_square
+        if not all(0 <= v <= top for v in value):
+            if top == MAX_CELLS:
+                self.bad(place, f"square {shown(value)} is off any map", "squares run from [0, 0] to the map's size")
+            else:
+                self.bad(place, f"square {shown(value)} is outside the arena of an encounter without a map",
+                         f"use squares from [0, 0] to [{top}, {top}] (battlemat/io/limits.py), or add a map")
+            return None
+        return (value[0], value[1])
 
     def pair(self, name: Any, place: str) -> str | None:
         if not isinstance(name, str):
-            self.bad(place, f"a skill name is text, found {name!r}")
+            self.bad(place, f"a skill name is text, found {shown(name)}", 'write it like "Melee/Press"')
             return None
         try:
             return self.rules.pair_of(name)
         except RulesError:
             pairs = ", ".join(self.rules.pairs)
-            self.bad(place, f"unknown skill {name!r}", f"use a pair or either half of: {pairs}")
+            hint = did_you_mean(name, [*self.rules.pairs, *self.rules.halves])
+            self.bad(place, f"unknown skill {shown(name)}", f"{hint}use a pair or either half of: {pairs}")
             return None
 
     def ratings(self, obj: Any, place: str, what: str) -> dict[str, int]:
@@ -108,7 +135,7 @@ class _Reader:
             if pair is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 8:
-                self.bad(where, f"{what} must be a whole number 0..8 (S2), found {value!r}", "use 0 to 8")
+                self.bad(where, f"{what} must be a whole number 0..8 (S2), found {shown(value)}", "use 0 to 8")
                 continue
             if pair in out:
                 self.bad(where, f"{pair} is given twice (a pair and its half name the same rating)", "keep one")
@@ -121,24 +148,34 @@ def load_encounter(path: str | Path, rules: Rules | None = None, with_map: bool 
     Raises LoadError listing every problem found."""
     path = Path(path)
     file = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise LoadError.one(file, "", "file not found", "check the path") from None
-    except OSError as exc:
-        raise LoadError.one(file, "", f"cannot read the file ({exc.strerror})") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise LoadError.one(file, "", "not UTF-8 text", "save the file as UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise LoadError.one(file, "", f"not valid TOML: {exc}", "fix the syntax at that line and column") from None
+    data = read_encounter_data(path)
     enc = parse_encounter(data, file, base_dir=path.parent, rules=rules)
     if enc.map is not None and with_map and importlib.util.find_spec("battlemat.io.maps") is not None:
         from battlemat.io.maps import attach_map
 
         enc = attach_map(enc, path.parent / enc.map, encounter_file=file)
     return enc
+
+
+def read_encounter_data(path: Path) -> dict[str, Any]:
+    """The TOML tables of an encounter file, read within the bounds of `io.limits`: at most
+    MAX_ENCOUNTER_BYTES, nested at most MAX_DATA_NESTING deep. Raises LoadError."""
+    file = str(path)
+    text = read_user_text(path, MAX_ENCOUNTER_BYTES, "encounter",
+                          "an encounter needs a few KB: split it, or check that this is the right file")
+    check_nesting(text, file, "toml")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LoadError.one(file, "", f"not valid TOML: {exc}", "fix the syntax at that line and column") from None
+    except ValueError as exc:  # an int of more than 4,300 digits (Python's bound on int conversion)
+        raise LoadError.one(file, "", f"not a number battlemat can read ({str(exc).split(';')[0]})",
+                            "write numbers of a few digits") from None
+    except RecursionError:  # check_nesting bounds the brackets; kept so no input can reach a traceback
+        raise LoadError.one(file, "", f"tables and arrays nest more than {MAX_DATA_NESTING} deep",
+                            "flatten the data") from None
+    check_parsed_nesting(data, file)
+    return data
 
 
 def parse_encounter(
@@ -150,16 +187,13 @@ def parse_encounter(
         if key not in ("encounter", "rules", "character", "turn"):
             r.bad(key, f"unknown table {key!r}", "use [encounter], [rules], [[character]] and [[turn]]")
     title, seed, dice, map_ref = _head(r, data, file, base_dir)
-
-    overrides = r.table(data.get("rules", {}), "rules")
-    try:
-        rules = rules.with_overrides(overrides)
-        r.rules = rules
-    except RulesError as exc:
-        r.bad("rules", str(exc), "see `battlemat rules` for every key and its current value")
+    if map_ref is None:
+        r.max_square = MAX_ARENA_SQUARE
+    rules = _rules(r, data, rules)
 
     chars = _characters(r, data)
-    turns = _turns(r, data, {c.id: c for c in chars})
+    too_many = isinstance(data.get("character"), list) and len(data["character"]) > MAX_CHARACTERS
+    turns = [] if too_many else _turns(r, data, {c.id: c for c in chars})  # not one problem per intent
 
     if r.problems:
         raise LoadError(r.problems)
@@ -176,14 +210,63 @@ def _head(r: _Reader, data: Mapping[str, Any], file: str, base_dir: Path | None)
     r.unknown(head, _ENCOUNTER_KEYS, "encounter")
     title = r.typed(head, "title", str, "encounter", Path(file).stem)
     seed = r.typed(head, "seed", int, "encounter", 0)
+    if not -MAX_SEED <= seed <= MAX_SEED:
+        r.bad("encounter.seed", f"the seed {shown(seed)} is not a 64-bit whole number", "use a seed of up to 18 digits")
+        seed = 0
     dice = r.typed(head, "dice", str, "encounter", "none")
-    if dice not in engine_names():
-        r.bad("encounter.dice", f"unknown dice {dice!r}", f"use one of: {', '.join(engine_names())}")
+    problem = dice_problem(dice)
+    if problem is not None:
+        r.bad("encounter.dice", *problem)
     map_ref = r.typed(head, "map", str, "encounter", None)
-    if map_ref is not None and base_dir is not None and not (base_dir / map_ref).is_file():
-        r.bad("encounter.map", f"map file {map_ref!r} not found next to the encounter",
-              "fix the path (relative to this file)")
+    if map_ref is not None and base_dir is not None:
+        why = why_unreadable(base_dir / map_ref) if map_ref.strip() else ("an empty path", "name a .tmx map")
+        if why is not None and why[0] == "file not found":
+            r.bad("encounter.map", f"map file {shown(map_ref)} not found next to the encounter",
+                  "fix the path (relative to this file)")
+        elif why is not None:
+            r.bad("encounter.map", f"map file {shown(map_ref)}: {why[0]}", f"{why[1]} (relative to this file)")
     return title, seed, dice, map_ref
+
+
+def _rules(r: _Reader, data: Mapping[str, Any], rules: Rules) -> Rules:
+    """The rules with the encounter's [rules] overrides (house switches), each within its bounds."""
+    overrides = r.table(data.get("rules", {}), "rules")
+    for key, value in overrides.items():
+        problem = _override_problem(rules, key, value)
+        if problem is not None:
+            r.bad(f"rules.{key}", *problem)
+            return rules
+    try:
+        rules = rules.with_overrides(overrides)
+        r.rules = rules
+    except RulesError as exc:
+        r.bad("rules", str(exc), "see `battlemat rules` for every key and its current value")
+    return rules
+
+
+def _override_problem(rules: Rules, key: str, value: Any) -> tuple[str, str] | None:
+    """(message, fix) for a house-rule value out of bounds: a number no rule means, a list longer than
+    any table, or a list of the wrong things (skill names that are no skill half). The rules check
+    each key's kind and choices themselves."""
+    fix = "see `battlemat rules` for every key and its current value"
+    items = value if isinstance(value, list) else [value]
+    if len(items) > MAX_RULES_LIST:
+        return f"a list of {len(items)} values; the rules' lists hold at most {MAX_RULES_LIST}", fix
+    for v in items:
+        if isinstance(v, int | float) and not isinstance(v, bool) and not -MAX_RULES_NUMBER <= v <= MAX_RULES_NUMBER:
+            return f"{shown(v)} is not a number the rules use (they stay within +-{MAX_RULES_NUMBER})", fix
+    default = rules.switches[key].default if key in rules.switches else None
+    if isinstance(default, list) and isinstance(value, list) and default:
+        kind = type(default[0])
+        wrong = next((v for v in value if isinstance(v, bool) or not isinstance(v, kind)), None)
+        if wrong is not None:
+            return f"{shown(wrong)} in a list of {_KIND_WORDS.get(kind, kind.__name__)}", fix
+        if kind is str:
+            unknown = next((v for v in value if v not in rules.halves), None)
+            if unknown is not None:
+                return (f"unknown skill half {shown(unknown)}",
+                        f"{did_you_mean(unknown, rules.halves)}use halves such as Melee or Press")
+    return None
 
 
 def _characters(r: _Reader, data: Mapping[str, Any]) -> list[Character]:
@@ -192,6 +275,11 @@ def _characters(r: _Reader, data: Mapping[str, Any]) -> list[Character]:
     if not isinstance(raw_chars, list):
         r.bad("character", "characters are an array of tables", "write each one as [[character]]")
         raw_chars = []
+    if len(raw_chars) > MAX_CHARACTERS:
+        r.bad("character", f"{len(raw_chars)} characters; battlemat plays at most {MAX_CHARACTERS} "
+              "(the AI's work per turn grows with the square of the count)",
+              "split the encounter, or make a group one character (battlemat/io/limits.py has the figures)")
+        return chars
     if not raw_chars:
         r.bad("character", "no characters", "add at least one [[character]] with id and side")
     seen: set[str] = set()
@@ -225,6 +313,10 @@ def _turns(r: _Reader, data: Mapping[str, Any], by_id: Mapping[str, Character]) 
     if not isinstance(raw_turns, list):
         r.bad("turn", "turns are an array of tables", "write each one as [[turn]] with [[turn.intent]] entries")
         raw_turns = []
+    if len(raw_turns) > MAX_TURNS:
+        r.bad("turn", f"{len(raw_turns)} scripted turns; battlemat plays at most {MAX_TURNS}",
+              "keep the turns that matter, or split the encounter")
+        return []
     return [_turn(r, rt, f"turn[{ti}]", by_id) for ti, rt in enumerate(raw_turns)]
 
 
@@ -269,7 +361,7 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
     at = r.square(t["at"], f"{place}.at") if "at" in t else None
     ai = r.typed(t, "ai", str, place, "")
     if ai and ai not in AI_NAMES:
-        r.bad(f"{place}.ai", f"unknown tactics {ai!r}", f"use one of: {', '.join(AI_NAMES)}")
+        r.bad(f"{place}.ai", *unknown_name("tactics", ai, AI_NAMES))
     script = _script(r, t, place)
     return Character(
         id=cid,
@@ -319,16 +411,16 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
         bonus = e.get("bonus")
         quality = e.get("quality")
         if bonus is None and quality is not None:
-            key = f"equipment_{quality}"
+            key = f"equipment_{quality}" if isinstance(quality, str) else ""
             if key not in r.rules.switches:
-                r.bad(f"{where}.quality", f"unknown quality {quality!r}", "use excellent or enchanted (S5)")
+                r.bad(f"{where}.quality", f"unknown quality {shown(quality)}", "use excellent or enchanted (S5)")
                 continue
             bonus = r.rules.switch(key)
         if isinstance(bonus, bool) or bonus not in (1, 2):
-            r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {bonus!r}", "use bonus = 1 or 2")
+            r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {shown(bonus)}", "use bonus = 1 or 2")
             continue
         if eq_pair:
-            equipment.append(Equipment(str(e.get("name", "item")), eq_pair, int(bonus),
+            equipment.append(Equipment(r.typed(e, "name", str, where, "item"), eq_pair, int(bonus),
                                        str(quality) if e.get("bonus") is None and quality is not None else ""))
     return equipment
 
@@ -340,11 +432,13 @@ def _observe_tns(r: _Reader, t: Mapping[str, Any], place: str) -> dict[str, int]
         try:
             half = r.rules.half(name).name
         except RulesError:
-            r.bad(f"{place}.observe_tn.{name!r}", f"unknown skill half {name!r}",
+            r.bad(f"{place}.observe_tn.{name!r}", f"unknown skill half {shown(name)}",
                   "use Perception, Identify, Lore or Intuition")
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            r.bad(f"{place}.observe_tn.{name!r}", f"a target number is a whole number >= 0, found {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_RULES_NUMBER:
+            r.bad(f"{place}.observe_tn.{name!r}",
+                  f"a target number is a whole number 0..{MAX_RULES_NUMBER}, found {shown(value)}",
+                  "ratings run 0..8: use a number like 4")
             continue
         tns[half] = value
     return tns
@@ -355,7 +449,7 @@ def _script(r: _Reader, t: Mapping[str, Any], place: str) -> list[ScriptStep]:
     script: list[ScriptStep] = []
     for where, st in r.entries(t.get("script", []), f"{place}.script", {"use", "until", "turns", "target"}):
         try:
-            use = r.rules.half(str(st.get("use", ""))).name
+            use = r.rules.half(r.typed(st, "use", str, where, "")).name
         except RulesError as exc:
             r.bad(f"{where}.use", str(exc), 'name a skill half, e.g. use = "Melee"')
             continue
@@ -375,7 +469,7 @@ def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> 
     who = t.get("who")
     if not isinstance(who, str) or who not in by_id:
         known = ", ".join(by_id) or "none"
-        r.bad(f"{place}.who", f"unknown character {who!r}", f"use a character id: {known}")
+        r.bad(f"{place}.who", f"unknown character {shown(who)}", f"use a character id: {known}")
         return None
     use = _intent_use(r, t, place)
     if use is None:
@@ -413,7 +507,8 @@ def _intent_use(r: _Reader, t: Mapping[str, Any], place: str) -> str | None:
     try:
         return r.rules.half(use_raw).name
     except RulesError as exc:
-        r.bad(f"{place}.use", str(exc), "name one half, e.g. Melee or Press, or \"item\"")
+        r.bad(f"{place}.use", str(exc), f"{did_you_mean(use_raw, r.rules.halves)}name one half, e.g. Melee or Press, "
+              "or \"item\"")
         return None
 
 
@@ -428,7 +523,8 @@ def _intent_targets(
     also = r.typed(t, "also", list, place, [])
     for a in also:
         if not isinstance(a, str):
-            r.bad(f"{place}.also", f"secondary targets are character ids, found {a!r}")
+            r.bad(f"{place}.also", f"secondary targets are character ids, found {shown(a)}",
+                  'write them like also = ["kwirt"]')
     targets += [a for a in also if isinstance(a, str)]
     for tg in targets:
         if tg not in by_id:
@@ -443,9 +539,10 @@ def _modifiers(r: _Reader, t: Mapping[str, Any], place: str) -> list[Modifier]:
     for where, mt in r.entries(t.get("modifiers", []), f"{place}.modifiers", {"value", "reason"}):
         v = mt.get("value")
         if isinstance(v, bool) or v not in (-2, -1, 1, 2):
-            r.bad(f"{where}.value", f"a situational modifier is -2, -1, +1 or +2 (S6), found {v!r}", "use +-1 or +-2")
+            r.bad(f"{where}.value", f"a situational modifier is -2, -1, +1 or +2 (S6), found {shown(v)}",
+                  "use +-1 or +-2")
             continue
-        mods.append(Modifier(int(v), str(mt.get("reason", "GM ruling"))))
+        mods.append(Modifier(int(v), r.typed(mt, "reason", str, where, "GM ruling")))
     return mods
 
 

@@ -43,3 +43,47 @@ MAX_JSON_OBJECTS = 500_000
 MAX_JSON_VALUES = 4 * MAX_CELLS
 # Images embedded in a map or tileset (<image><data>, Base64) are decoded only up to this size.
 MAX_EMBEDDED_IMAGE_BYTES = 16 * 1024 * 1024
+
+# -- encounters, saves and rules overrides ----------------------------------------------------------
+# Every one is read through battlemat.io.userfile.read_user_file: at most the bound plus one byte is
+# read (so an endless file such as /dev/zero costs nothing), and only regular files are opened (a FIFO
+# would block, a device never ends).
+# The bundled encounters are 2-5 KB; 50 full character sheets take about 25 KB, so 1 MB leaves room
+# for thousands of scripted turns. tomllib (pure Python) parses 1 MB in about 0.6 s.
+MAX_ENCOUNTER_BYTES = 1024 * 1024
+# A save holds one intent per character and turn, about 60-150 bytes each as battlemat writes them:
+# MAX_TURNS turns of MAX_CHARACTERS intents are about 3 MB, parsed by json in 0.1 s.
+MAX_SAVE_BYTES = 8 * 1024 * 1024
+# Tables and arrays nested deeper than this are refused before parsing: tomllib and json recurse once
+# per level and fail near 300-1000 levels with a RecursionError. The deepest a battlemat file needs is
+# 7 (a square of an intent's path: file > turn list > turn > intent list > intent > path > square).
+MAX_DATA_NESTING = 32
+# Characters in one encounter. The AI's cost per turn grows with the square of the count (every
+# character weighs every foe: sight lines, walking distances). Measured: one simulated turn (AI
+# decisions and resolution) on a 100x100 map, two sides, warm caches: 10 characters 0.25 s,
+# 25: 0.6 s, 50: 1.0-1.5 s, 64: 1.8-2.9 s, 100: 3.2-4.2 s, 200: 7.7-18.5 s, 10,000: over 5 minutes.
+# 50 keeps a turn well under a few seconds and is more than a tabletop skirmish fields.
+MAX_CHARACTERS = 50
+# Turns scripted in an encounter or recorded in a save: each is played when the file is resolved or
+# loaded (a save replays every turn and asks the NPCs for the next, as the game did: 500 turns of the
+# art gallery load in 0.2-0.4 s, but with MAX_CHARACTERS on a large map a turn of NPC decisions takes
+# a second). A combat is rarely longer than the simulator's default cap of 30 turns.
+MAX_TURNS = 500
+# Squares of characters in an encounter without a map: `battlemat play` builds a plain arena just big
+# enough for them (3 squares beyond the farthest), so [10**12, 5] would ask for terabytes. Squares run
+# from [0, 0] to [MAX_ARENA_SQUARE, MAX_ARENA_SQUARE]; the arena is then at most 1002 x 1002, the size
+# of the largest map (MAX_CELLS). Measured: `play --screenshot` with a character at [999, 999] takes
+# 6.4 s and 350 MB (at [5000, 5000]: 30 s and 1.7 GB).
+MAX_ARENA_SQUARE = 999
+# Seeds (in an encounter or a save) are 64-bit whole numbers: a run's seed is written into text and
+# Python refuses to write an int of more than 4,300 digits.
+MAX_SEED = 2**63 - 1
+# Numbers in an encounter's [rules] overrides: every rules number is a small count, a bonus, a target
+# number or metres per rating; a huge one (or NaN, inf) would turn into dice pools or jump ranges of
+# that size.
+MAX_RULES_NUMBER = 100
+MAX_RULES_LIST = 100  # values in a list override (group_table, aggressive_skills)
+
+# -- the command line ------------------------------------------------------------------------------
+MAX_FRAMES = 1000  # `play --screenshot --frames N`: a frame takes 10-100 ms, so at most about a minute
+MAX_WINDOW = (7680, 4320)  # `play --size`: an 8K display; pygame cannot scale far beyond (a 4-byte pixel each)

@@ -3,7 +3,9 @@
 A save never pickles the engine (STYLE.md, what to avoid): replaying the intents through a fresh
 `Match` with the same seed reproduces the same event log (DESIGN: determinism), so the file stays
 small, readable and valid across code changes that keep the rules. Writes are atomic (a temporary
-file in the same directory, then `os.replace`) so a crash mid-write never damages an older save.
+file in the same directory, then `os.replace`) so a crash mid-write never damages an older save, and
+the next write removes a temporary file a killed one left. Reading is bounded (`io.userfile`) and
+checks every field, naming its place (`turns[3][0].to`) and the fix, before anything is replayed.
 
 The encounter is referenced relative to the save file (a campaign folder moved or copied whole
 keeps its saves working), with where it was, its title and a hash of its bytes beside that
@@ -14,18 +16,26 @@ reference existed hold one path, absolute or relative, and load as they always d
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
+import stat
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from battlemat.core.errors import BattlematError, RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier
-from battlemat.io.errors import LoadError
+from battlemat.io.errors import LoadError, Problem
+from battlemat.io.limits import MAX_CELLS, MAX_CHARACTERS, MAX_DATA_NESTING, MAX_SAVE_BYTES, MAX_SEED, MAX_TURNS
+from battlemat.io.names import dice_problem, shown, unknown_name
+from battlemat.io.rules_file import load_rules
+from battlemat.io.userfile import check_nesting, read_user_text, why_unreadable
 
 FORMAT = "battlemat-save"
 FORMAT_VERSION = 1
@@ -126,13 +136,13 @@ class Save:
     def encounter_path(self, save_file: str | Path | None = None) -> Path:
         """The first place of `encounter_candidates` that exists (or the first, for the error)."""
         places = self.encounter_candidates(save_file)
-        return next((c for c in places if c.is_file()), places[0])
+        return next((c for c in places if why_unreadable(c) is None), places[0])
 
     def find_encounter(self, save_file: str | Path | None = None) -> Path:
         """`encounter_path`, or a LoadError that says which encounter this save wants, where it
         looked and how to fix it."""
         found = self.encounter_path(save_file)
-        if found.is_file():
+        if why_unreadable(found) is None:
             return found
         places = self.encounter_candidates(save_file)
         name = Path(self.encounter).name
@@ -183,66 +193,260 @@ def save_to_json(save: Save) -> str:
 
 def write_save(save: Save, path: str | Path) -> Path:
     """Write atomically: temp file beside the target, fsync, then os.replace (atomic on POSIX and Windows).
-    An absolute encounter path is written relative to the save (`Save.placed_at`)."""
+    The temp file never outlives a failed write; one left by a killed process (no `finally` runs then)
+    is removed by the next write of the same save. An absolute encounter path is written relative to
+    the save (`Save.placed_at`)."""
     path = Path(path)
     save = save.placed_at(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temps(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+    replaced = False
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(save_to_json(save))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        replaced = True
+    finally:
+        if not replaced:
+            Path(tmp).unlink(missing_ok=True)
     return path
 
 
+TEMP_SUFFIX = ".tmp"
+# A write takes milliseconds; a temp file this old was left by a write that was killed. Younger ones
+# may belong to a write in progress (another window saving to the same file) and are left alone.
+STALE_TEMP_SECONDS = 60.0
+
+
+def remove_stale_temps(path: Path) -> list[Path]:
+    """Delete the temp files `write_save` left beside `path` when killed mid-write; returns them."""
+    removed = []
+    now = time.time()
+    for tmp in path.parent.glob(f".{glob.escape(path.name)}.*{TEMP_SUFFIX}"):
+        try:
+            st = tmp.lstat()
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_TEMP_SECONDS:
+                tmp.unlink()
+                removed.append(tmp)
+        except OSError:  # gone meanwhile, or not ours to delete: the save itself matters more
+            continue
+    return removed
+
+
 def read_save(path: str | Path) -> Save:
-    """Read a save; every problem raises LoadError naming the file, the place and the fix."""
+    """Read a save; every problem raises LoadError naming the file, the place and the fix. The file is
+    read within the bounds of `io.limits` (MAX_SAVE_BYTES, MAX_DATA_NESTING, MAX_TURNS) and checked whole:
+    what comes back replays, or fails only where the save does not fit its encounter (`replay_problem`)."""
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LoadError.one(file, "", "file not found", "check the path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError.one(file, "", f"cannot read the file ({exc})") from None
+    text = read_user_text(path, MAX_SAVE_BYTES, "save",
+                          "a save of a long combat is a few hundred KB: restore a good copy")
+    check_nesting(text, file, "json")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LoadError.one(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}", "restore a good copy") from None
+    except ValueError as exc:  # an int of more than 4,300 digits (Python's bound on int conversion)
+        raise LoadError.one(file, "", f"not a number battlemat can read ({str(exc).split(';')[0]})",
+                            "restore a good copy") from None
+    except RecursionError:  # check_nesting bounds the brackets; kept so no input can reach a traceback
+        raise LoadError.one(file, "", f"arrays and objects nest more than {MAX_DATA_NESTING} deep",
+                            "restore a good copy") from None
+    return save_from_data(data, file)
+
+
+def save_from_data(data: Any, file: str) -> Save:
+    """A Save from parsed JSON, every field checked; raises LoadError listing the problems."""
+    r = _SaveReader(file)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LoadError.one(file, "format", "not a battlemat save", f'a save starts with "format": "{FORMAT}"')
     version = data.get("version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise LoadError.one(file, "version", f"save format version {version!r} is not supported",
-                            f"this battlemat reads versions up to {FORMAT_VERSION}; update battlemat")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
+        raise LoadError.one(file, "version", f"save format version {shown(version)} is not supported",
+                            f"this battlemat reads versions 1 to {FORMAT_VERSION}; update battlemat")
+    unknown = sorted(set(data) - _SAVE_KEYS)
+    if unknown:
+        r.bad(unknown[0], f"unknown field {shown(unknown[0])}", f"a save holds {', '.join(sorted(_SAVE_KEYS))}")
     enc = data.get("encounter")
+    if not isinstance(enc, str) or not enc.strip():
+        r.bad("encounter", f"the encounter path is text, found {shown(enc)}", 'write "encounter": "maps/x.toml"')
     seed = data.get("seed")
-    if not isinstance(enc, str) or not enc:
-        raise LoadError.one(file, "encounter", "missing the encounter path", 'add "encounter": "maps/x.toml"')
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise LoadError.one(file, "seed", f"the seed is a whole number, found {seed!r}")
-    turns: list[tuple[Intent, ...]] = []
-    raw_turns = data.get("turns", [])
-    if not isinstance(raw_turns, list):
-        raise LoadError.one(file, "turns", "turns are a list of lists of intents")
-    for ti, raw in enumerate(raw_turns):
-        if not isinstance(raw, list):
-            raise LoadError.one(file, f"turns[{ti}]", "a turn is a list of intents")
-        out = []
-        for ii, d in enumerate(raw):
-            try:
-                out.append(intent_from_dict(d))
-            except (KeyError, TypeError, ValueError) as exc:
-                raise LoadError.one(file, f"turns[{ti}][{ii}]", f"bad intent ({exc})",
-                                    "each intent needs at least who and use") from None
-        turns.append(tuple(out))
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
+        r.bad("seed", f"the seed is a 64-bit whole number, found {shown(seed)}", "restore the seed the game had")
     dice = data.get("dice")
-    pcs = data.get("pc_sides", [])
+    if dice is not None:
+        problem = dice_problem(dice)
+        if problem is not None:
+            r.bad("dice", *problem)
+    pcs = r.texts(data.get("pc_sides", []), "pc_sides", "side names")
     meta = data.get("meta", {})
-    return Save(enc, seed, dice if isinstance(dice, str) else None, tuple(turns),
-                tuple(str(s) for s in pcs) if isinstance(pcs, list) else (), version,
-                meta if isinstance(meta, dict) else {}, EncounterRef.from_dict(data.get("encounter_ref")))
+    if not isinstance(meta, dict):
+        r.bad("meta", f"meta is an object, found {shown(meta)}", 'write "meta": {}')
+    turns = r.turns(data.get("turns", []))
+    if r.problems:
+        raise LoadError(r.problems[:MAX_PROBLEMS_SHOWN] + r.more())
+    return Save(enc, seed, dice, turns, tuple(pcs), version, meta,  # type: ignore[arg-type]
+                EncounterRef.from_dict(data.get("encounter_ref")))
+
+
+_SAVE_KEYS = {"format", "version", "encounter", "seed", "dice", "pc_sides", "turns", "meta", "encounter_ref"}
+_INTENT_KEYS = {f.name for f in fields(Intent)}
+MAX_PROBLEMS_SHOWN = 20  # a damaged save may be wrong everywhere: the first ones say enough
+
+
+class _SaveReader:
+    """Checks the parts of a save, collecting every problem with its place."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+        self.rules = load_rules()
+
+    def bad(self, place: str, message: str, fix: str = "") -> None:
+        self.problems.append(Problem(self.file, place, message, fix))
+
+    def more(self) -> list[Problem]:
+        extra = len(self.problems) - MAX_PROBLEMS_SHOWN
+        return [Problem(self.file, "", f"and {extra} more problems")] if extra > 0 else []
+
+    def texts(self, value: Any, place: str, what: str) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            self.bad(place, f"{what} are a list of non-empty texts, found {shown(value)}", 'write them like ["heroes"]')
+            return []
+        return value
+
+    def turns(self, value: Any) -> tuple[tuple[Intent, ...], ...]:
+        if not isinstance(value, list):
+            self.bad("turns", f"turns are a list of lists of intents, found {shown(value)}",
+                     'write "turns": [[...], ...]')
+            return ()
+        if len(value) > MAX_TURNS:
+            self.bad("turns", f"{len(value)} turns; battlemat replays at most {MAX_TURNS}",
+                     "restore a good copy (battlemat/io/limits.py gives the reason)")
+            return ()
+        out = []
+        for ti, raw in enumerate(value):
+            place = f"turns[{ti}]"
+            if not isinstance(raw, list):
+                self.bad(place, f"a turn is a list of intents, found {shown(raw)}", "write it as [ {...}, ... ]")
+                continue
+            if len(raw) > MAX_CHARACTERS:
+                self.bad(place, f"{len(raw)} intents; a turn has at most one per character ({MAX_CHARACTERS})",
+                         "restore a good copy")
+                continue
+            intents = (self.intent(d, f"{place}[{ii}]") for ii, d in enumerate(raw))
+            out.append(tuple(it for it in intents if it is not None))
+        return tuple(out)
+
+    def intent(self, d: Any, place: str) -> Intent | None:  # noqa: C901 - one check per field, in order
+        """One intent, the inverse of Intent.to_dict; None (with the problems) when it is wrong."""
+        if not isinstance(d, dict):
+            self.bad(place, f"an intent is an object, found {shown(d)}", '{"who": "kwirt", "use": "Melee"}')
+            return None
+        before = len(self.problems)
+        for key in sorted(set(d) - _INTENT_KEYS):
+            self.bad(f"{place}.{key}", f"unknown intent field {shown(key)}", f"use: {', '.join(sorted(_INTENT_KEYS))}")
+        kw: dict[str, Any] = {}
+        for key in ("who", "use"):
+            value = d.get(key)
+            if not isinstance(value, str) or not value:
+                self.bad(f"{place}.{key}", f"every intent needs {key} (text), found {shown(value)}",
+                         '{"who": "kwirt", "use": "Melee"}')
+            kw[key] = value
+        use = kw["use"]
+        if isinstance(use, str) and use:
+            try:
+                self.rules.half(use)  # any case, as the resolver reads it; "item" is a half too
+            except RulesError:
+                self.bad(f"{place}.use", *unknown_name("skill half", use, self.rules.halves))
+        for key, value in d.items():
+            where = f"{place}.{key}"
+            if key in ("who", "use") or key not in _INTENT_KEYS or value is None:
+                continue
+            if key in ("to", "throw"):
+                kw[key] = self.square(value, where)
+            elif key == "path":
+                kw[key] = self.path(value, where)
+            elif key == "target":
+                if not isinstance(value, str):
+                    self.bad(where, f"a target is a character id, found {shown(value)}", 'write "target": "kwirt"')
+                kw[key] = value
+            elif key == "also":
+                kw[key] = tuple(self.texts(value, where, "secondary targets"))
+            elif key == "modifiers":
+                kw[key] = self.modifiers(value, where)
+            elif key == "share":
+                if not isinstance(value, bool):
+                    self.bad(where, f"share is true or false, found {shown(value)}", 'write "share": true')
+                kw[key] = value
+            elif key == "item":
+                if not isinstance(value, str) or value not in self.rules.item_move:
+                    self.bad(where, *unknown_name("item use (M1)", value, self.rules.item_move))
+                kw[key] = value
+        if len(self.problems) > before:
+            return None
+        return Intent(**kw)
+
+    def square(self, value: Any, place: str) -> tuple[int, int] | None:
+        if (isinstance(value, list) and len(value) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_CELLS for v in value)):
+            return (value[0], value[1])
+        self.bad(place, f"a square is [x, y], two whole numbers from 0 to the map's size, found {shown(value)}",
+                 "write it like [2, 3]")
+        return None
+
+    def path(self, value: Any, place: str) -> tuple[tuple[int, int], ...]:
+        if not isinstance(value, list):
+            self.bad(place, f"a path is a list of squares, found {shown(value)}", "write it like [[2, 3], [3, 3]]")
+            return ()
+        squares = [self.square(p, f"{place}[{i}]") for i, p in enumerate(value)]
+        return tuple(sq for sq in squares if sq is not None)
+
+    def modifiers(self, value: Any, place: str) -> tuple[Modifier, ...]:
+        if not isinstance(value, list):
+            self.bad(place, f"modifiers are a list, found {shown(value)}", 'write [{"value": 1, "reason": "..."}]')
+            return ()
+        out = []
+        for i, m in enumerate(value):
+            where = f"{place}[{i}]"
+            if not isinstance(m, dict) or set(m) - {"value", "reason"}:
+                self.bad(where, f"a modifier is {{value, reason}}, found {shown(m)}", '{"value": 1, "reason": "..."}')
+                continue
+            v, reason = m.get("value"), m.get("reason", "GM ruling")
+            if isinstance(v, bool) or v not in (-2, -1, 1, 2) or not isinstance(v, int):
+                self.bad(f"{where}.value", f"a situational modifier is -2, -1, +1 or +2 (S6), found {shown(v)}",
+                         "use +-1 or +-2")
+            elif not isinstance(reason, str):
+                self.bad(f"{where}.reason", f"a reason is text, found {shown(reason)}", '"reason": "higher ground"')
+            else:
+                out.append(Modifier(v, reason))
+        return tuple(out)
+
+
+def replay_problem(file: str, turn: int, intents: Sequence[Intent], exc: BattlematError) -> LoadError:
+    """A saved turn its encounter refuses (an unknown character, an illegal move): the save's place
+    and the fix, for whoever replays it."""
+    who = getattr(exc, "who", None)
+    index = next((i for i, it in enumerate(intents) if it.who == who), None)
+    field = getattr(exc, "field", "") or ""
+    place = f"turns[{turn}]" + (f"[{index}]" if index is not None else "") + (f".{field}" if field else "")
+    return LoadError.one(file, place, f"the encounter refuses this saved turn: {exc}",
+                         "the save does not fit its encounter (edited by hand, or the encounter changed since): "
+                         "restore a good copy of the save, or the encounter the game was played with")
+
+
+def encounter_problem(save: Save, file: str) -> LoadError | None:
+    """Why the save's encounter cannot be opened, with the save's place; None when it can. A missing
+    one names the encounter the save wants and where it looked (`Save.find_encounter`)."""
+    why = why_unreadable(save.encounter_path(file))
+    if why is None:
+        return None
+    if why[0] == "file not found":
+        try:
+            save.find_encounter(file)
+        except LoadError as exc:
+            return exc
+    return LoadError.one(file, "encounter", f"the encounter {shown(save.encounter)}: {why[0]}",
+                         f"{why[1]}; a relative path is read beside the save first, then from the working directory")

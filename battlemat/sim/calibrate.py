@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from battlemat.cli import dice_argument
 from battlemat.core.dice import DiceEngine, Diceless, SumDice, engine, engine_names
 from battlemat.core.rating import Modifier, Rating
 
@@ -388,6 +389,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine",
         action="append",
+        type=dice_argument,
         default=None,
         metavar="NAME",
         help="only this engine (repeatable); default: every registered engine",
@@ -411,12 +413,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     out, err = Console(), Console(stderr=True)
-    known = engine_names()
-    names = ordered(args.engine or known)
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        err.print(f"unknown dice engine {', '.join(unknown)}; known: {', '.join(ordered(known))}")
-        return 2
+    names = ordered(args.engine or engine_names())  # each --engine is a known one (dice_argument)
     if args.tune:
         return _run_tune(names, args.samples, args.seed, out)
     cals = [calibrate(n, args.samples, args.seed) for n in names]

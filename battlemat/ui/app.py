@@ -16,6 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from battlemat.cli import bounded_int, dice_argument, seed_argument
+from battlemat.io.limits import MAX_FRAMES, MAX_WINDOW
+
 DEFAULT_SIZE = (1280, 800)
 IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
 IDLE_NAP = 0.01  # ... in naps this long, looking for events between them
@@ -28,13 +31,15 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     """Options of `battlemat play` beyond the encounter (kept free of pygame imports)."""
     p.add_argument("--screenshot", metavar="FILE", default=None,
                    help="render headless, save a PNG to FILE and exit (uses SDL_VIDEODRIVER=dummy if unset)")
-    p.add_argument("--frames", type=int, default=3, metavar="N", help="frames to render before --screenshot")
+    p.add_argument("--frames", type=bounded_int(1, MAX_FRAMES, "frames of a headless render"), default=3, metavar="N",
+                   help="frames to render before --screenshot")
     p.add_argument("--select", metavar="ID", default=None, help="select this character (shows its reach)")
     p.add_argument("--use", metavar="SKILL", default=None, help="with --select: the skill half to preview")
     p.add_argument("--target", metavar="ID", default=None, help="with --select/--use: the target")
-    p.add_argument("--size", default=None, metavar="WxH", help="window size, e.g. 1920x1080 (default 1280x800)")
-    p.add_argument("--seed", type=int, default=None, help="override the encounter's seed")
-    p.add_argument("--dice", default=None, help="override the encounter's dice engine")
+    p.add_argument("--size", type=_size_argument, default=None, metavar="WxH",
+                   help="window size, e.g. 1920x1080 (default 1280x800)")
+    p.add_argument("--seed", type=seed_argument, default=None, help="override the encounter's seed")
+    p.add_argument("--dice", type=dice_argument, default=None, help="override the encounter's dice engine")
     p.add_argument("--side", action="append", default=None, metavar="SIDE",
                    help="a side the players control (repeatable; default: the first side)")
     p.add_argument("--load", metavar="SAVE", default=None, help="resume a saved game (.json)")
@@ -54,6 +59,18 @@ def _size(text: str | None) -> tuple[int, int]:
     except ValueError:
         raise SystemExit(f"battlemat: --size is WIDTHxHEIGHT like 1280x800, not {text!r}") from None
     return max(800, w), max(600, h)
+
+
+def _size_argument(text: str) -> str:
+    """argparse type of --size: WIDTHxHEIGHT, at most MAX_WINDOW (argparse exits 2 otherwise)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not WIDTHxHEIGHT. Fix: write it like 1280x800") from None
+    if not (0 < w <= MAX_WINDOW[0] and 0 < h <= MAX_WINDOW[1]):
+        raise argparse.ArgumentTypeError(f"{w if w < 10**9 else 'huge'} x {h if h < 10**9 else 'huge'} is no window "
+                                         f"size. Fix: use up to {MAX_WINDOW[0]}x{MAX_WINDOW[1]}")
+    return text
 
 
 def _default_encounter() -> Path:
@@ -386,7 +403,11 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     half = app.play.enc.rules.half(use).name  # "item" is a half of the rules data too
                 except Exception as exc:  # noqa: BLE001 - report the rules' own words
-                    print(f"battlemat: --use {use!r}: {exc}", file=sys.stderr)
+                    from battlemat.io.names import did_you_mean
+
+                    halves = list(app.play.enc.rules.halves)
+                    print(f"battlemat: --use {use!r}: {exc}. Fix: {did_you_mean(use, halves)}use a skill half: "
+                          f"{', '.join(halves)}", file=sys.stderr)
                     return 2
                 app.play.choose_skill(half)
                 target = getattr(args, "target", None)

@@ -29,7 +29,8 @@ from battlemat.core.match import Match
 from battlemat.core.resolver import validate_intent
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.io.encounter import load_encounter
-from battlemat.io.saves import Save, encounter_ref, write_save
+from battlemat.io.errors import LoadError
+from battlemat.io.saves import Save, encounter_problem, encounter_ref, replay_problem, write_save
 from battlemat.types import XY, CharId
 from battlemat.ui.npc import Policy, npc_brain
 
@@ -306,17 +307,60 @@ class Session:
     def from_save(save: Save, save_file: str | Path | None = None, replay: bool = False,
                   autosave: Path | None = None) -> tuple[Session, list[tuple[Intent, ...]]]:
         """A session for a save. Resumed: every turn is played at once. Replay: nothing is played
-        and the saved turns lie ahead, to be played one by one (returned too)."""
+        and the saved turns lie ahead, to be played one by one (returned too). The save is checked
+        against its encounter first: a missing encounter, an unknown side, a square off the arena, or a
+        saved turn the encounter refuses is a LoadError naming the save and the place."""
+        file = str(save_file or "<save>")
+        problem = encounter_problem(save, file)
+        if problem is not None:
+            raise problem
         path = save.find_encounter(save_file)
-        s = Session(path, seed=save.seed, dice=save.dice, pc_sides=save.pc_sides, autosave=autosave)
+        enc = load_encounter(path)
+        unknown = [side for side in save.pc_sides if side not in enc.sides]
+        if unknown:
+            raise LoadError.one(file, "pc_sides", f"no side {unknown[0]!r} in {save.encounter}",
+                                f"use sides of the encounter: {', '.join(enc.sides)}")
+        s = Session(path, seed=save.seed, dice=save.dice, pc_sides=save.pc_sides, autosave=autosave, enc=enc)
+        if not s.has_map:
+            _check_arena_squares(save, s.board, file)
         s.origin = Path(save_file) if save_file is not None else None
         if save.encounter_changed(path):
             s.note = (f"{path.name} changed since this game was saved: its turns may be refused or play out "
                       "differently")
         s.future = list(save.turns)
         s.replay = replay
-        s.go_to(1 if replay else len(save.turns) + 1)
+        try:
+            s.go_to(1 if replay else len(save.turns) + 1)
+        except BattlematError:
+            raise _refused_turn(save, enc, file) from None
         return s, list(s.future)
+
+
+def _refused_turn(save: Save, enc: Encounter, file: str) -> LoadError:
+    """The first saved turn the encounter refuses, as a LoadError naming the save and the turn (worked
+    out only when replaying the save failed)."""
+    match = Match(enc, seed=save.seed, dice=save.dice)
+    for index, intents in enumerate(save.turns):
+        try:
+            match.play(intents)
+        except BattlematError as exc:
+            return replay_problem(file, index, intents, exc)
+    return LoadError.one(file, "turns", "the saved turns cannot be replayed", "restore a good copy")
+
+
+def _check_arena_squares(save: Save, arena: Board, file: str) -> None:
+    """Without a map nothing checks the squares of a move against a board (characters stand where
+    they declared), but the window draws them on its arena: a saved square off it is refused here."""
+    for ti, turn in enumerate(save.turns):
+        for ii, it in enumerate(turn):
+            squares = [("to", it.to), ("throw", it.throw), *((f"path[{k}]", p) for k, p in enumerate(it.path))]
+            for name, sq in squares:
+                if sq is not None and not arena.inside(sq):
+                    raise LoadError.one(file, f"turns[{ti}][{ii}].{name}",
+                                        f"square {list(sq)} is off the {arena.width}x{arena.height} arena of this "
+                                        "encounter without a map",
+                                        f"squares run from [0, 0] to [{arena.width - 1}, {arena.height - 1}]: "
+                                        "restore a good copy of the save")
 
 
 def describe_intent(enc: Encounter, it: Intent) -> str:
