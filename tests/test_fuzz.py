@@ -176,6 +176,12 @@ def hand_edited_saves(maps: Path) -> list[list[str]]:
              "--save-dir", str(maps / "saves")] for p in paths]
 
 
+def simulate_options(maps: Path) -> list[list[str]]:
+    enc = str(maps / "art_gallery.toml")
+    return [["simulate", enc, "--runs", "2", "--report", "/dev/null/report"],
+            ["simulate", enc, "--runs", "2", "--workers", "100000"]]
+
+
 def dice_typo(maps: Path) -> list[list[str]]:
     enc = str(maps / "art_gallery.toml")
     return [["resolve", enc, "--dice", "D6"], ["resolve", enc, "--dice", "d7"],
@@ -222,6 +228,7 @@ CLASSES: dict[str, Callable[[Path], list[Case] | list[list[str]]]] = {
     "maps the window read with pytmx directly": window_maps,
     "hand-edited saves": hand_edited_saves,
     "dice typo on the command line": dice_typo,
+    "simulate options out of bounds": simulate_options,
     "endless files": endless_files,
     "characters off the map": absurd_positions,
     "10,000 characters": crowds,

@@ -85,5 +85,8 @@ MAX_RULES_NUMBER = 100
 MAX_RULES_LIST = 100  # values in a list override (group_table, aggressive_skills)
 
 # -- the command line ------------------------------------------------------------------------------
+# `simulate --workers N`: each worker is a process holding its own engine, compiled search and map
+# (100-300 MB each), and more workers than cores only queue; 64 is far past any machine's use.
+MAX_WORKERS = 64
 MAX_FRAMES = 1000  # `play --screenshot --frames N`: a frame takes 10-100 ms, so at most about a minute
 MAX_WINDOW = (7680, 4320)  # `play --size`: an 8K display; pygame cannot scale far beyond (a 4-byte pixel each)

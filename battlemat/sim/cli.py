@@ -19,6 +19,7 @@ from pathlib import Path
 
 from battlemat.cli import dice_argument, seed_argument
 from battlemat.core.errors import BattlematError
+from battlemat.io.limits import MAX_WORKERS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -54,10 +55,17 @@ def run(args: argparse.Namespace) -> int:
     if args.runs < 1:
         raise BattlematError("--runs must be at least 1")
     workers = default_workers(args.runs) if args.workers is None else args.workers
-    if workers < 1:
-        raise BattlematError("--workers must be at least 1")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise BattlematError(f"--workers {workers} is out of bounds (each worker is a process with its own engine; "
+                             f"more than the cores only wait). Fix: use 1 to {MAX_WORKERS}")
     if args.max_turns < 1:
         raise BattlematError("--max-turns must be at least 1")
+    if args.report:  # before the batch: a report folder that cannot be made fails now, not after the runs
+        try:
+            Path(args.report).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BattlematError(f"--report {args.report}: cannot make that folder ({exc.strerror or exc}). "
+                                 "Fix: name a folder you can write to") from None
     path = str(Path(args.encounter).resolve())
     enc = load_encounter(path)  # fails early, in this process, with a clear message
     seed = enc.seed if args.seed is None else args.seed
