@@ -106,9 +106,9 @@ def _work(batches: Sequence[Batch], workers: int) -> list[Work]:
     """The chunks of every batch, interleaved (each batch's first chunk, then each one's second...)
     so that a stopped run of several batches has about as many runs of each. Chunk sizes follow the
     whole work's size; they never change a result."""
-    total = sum(b.runs for b in batches)
+    total = sum(b.runs - b.first for b in batches)
     size = max(1, min(100, total // max(1, workers * 8)))
-    per = [[(k, b, list(range(i, min(b.runs, i + size)))) for i in range(0, b.runs, size)]
+    per = [[(k, b, list(range(i, min(b.runs, i + size)))) for i in range(b.first, b.runs, size)]
            for k, b in enumerate(batches)]
     return [w for row in zip_longest(*per) for w in row if w is not None]
 
@@ -125,6 +125,7 @@ class Batch:
     dice: str | None
     max_turns: int
     variant: str = ""  # a what-if change of the encounter (sim.variants syntax); "" the file as it is
+    first: int = 0  # play runs first..runs-1 only (a search playing on with more runs of the same seeds)
 
 
 Work = tuple[int, Batch, list[int]]  # (which batch, the batch, run indices)
@@ -162,11 +163,11 @@ def run_batches(
         done = _in_process(work)
     else:
         done = _processes(work, workers)
-    results: list[list[RunResult | None]] = [[None] * b.runs for b in batches]
+    results: list[list[RunResult | None]] = [[None] * (b.runs - b.first) for b in batches]
     try:
         for k, finished in done:
             for r in finished:
-                results[k][r.index] = r
+                results[k][r.index - batches[k].first] = r
             tick(len(finished))
     except KeyboardInterrupt as stop:
         done.close()  # if the signal came between two pieces: the backend's `finally` ends its workers
