@@ -29,7 +29,7 @@ from battlemat.sim.stats import wilson
 from battlemat.sim.variants import Change, Paired, Variant, _close, paired, parse_variant, play_batches
 
 FIGHTING_TACTICS = ("brawler", "archer", "skirmisher", "guardian")
-SCREEN_RUNS = 12  # first round: runs per candidate
+SCREEN_RUNS = 8  # first round: runs per candidate
 KEEP = 3  # each round keeps a third, with three times the runs
 FINALISTS = 3
 
@@ -157,6 +157,12 @@ def search(enc: Encounter, s: Settings) -> Outcome:  # noqa: C901 - the rounds r
     def score(t: str) -> float:
         return abs(_rate(results[t], s.side) - s.target)
 
+    if s.dask is None and s.workers > 1:
+        # Forked workers inherit what this process has loaded (the compiled movement kernels, the
+        # encounter's board): one combat here spares each worker of each round that start-up.
+        from battlemat.sim.pool import run_chunk
+
+        run_chunk(s.path, [0], s.seed, s.dice, s.max_turns)
     more([""], s.runs)
     base_rate = _rate(results[""], s.side)
     on = Variant(())
@@ -171,8 +177,8 @@ def search(enc: Encounter, s: Settings) -> Outcome:  # noqa: C901 - the rounds r
             more(pool, n)
             pool.sort(key=lambda t: (score(t), order[t]))
             rounds.append(f"depth {depth + 1}: {len(pool)} candidates x {n} runs")
-            pool = pool[:max(FINALISTS, len(pool) // KEEP)]
             n = min(s.runs, n * KEEP)
+            pool = pool[:FINALISTS if n >= s.runs else max(FINALISTS, len(pool) // KEEP)]
             if n >= s.runs:
                 break
         more(pool, s.runs)
@@ -209,12 +215,12 @@ def run(args: argparse.Namespace) -> int:
         raise BattlematError("--workers must be at least 1")
     s = Settings(path, args.side, args.target, args.runs, enc.seed if args.seed is None else args.seed,
                  args.dice or enc.dice, args.max_turns, args.depth, workers, args.dask_scheduler, args.quiet)
-    out = search(enc, s)
-    print_outcome(enc, s, out)
     dest = Path(args.out) if args.out else Path(path).with_suffix(".balanced.toml")
     if dest.resolve().parent != Path(path).parent:
         raise BattlematError(f"{dest}: write the balanced encounter beside the original ({Path(path).parent}), "
                              "so that its map path stays valid")
+    out = search(enc, s)
+    print_outcome(enc, s, out)
     best = out.best
     note = (f"battlemat balance: {s.side} wins {best.stats.rate:.1%} (95% {best.stats.low:.1%} - "
             f"{best.stats.high:.1%}) over {best.stats.n} runs, seed {s.seed}, dice {s.dice}; target {s.target:.0%}; "
