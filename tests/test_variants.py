@@ -131,3 +131,13 @@ def test_balance_bad_input_exits_2(capsys):
     assert main(["balance", str(OGRES), "--side", "ogers"]) == 2
     assert "did you mean ogres" in capsys.readouterr().err
     assert main(["balance", str(OGRES), "--side", "ogres", "--target", "1.5"]) == 2
+
+
+@pytest.mark.slow
+def test_variants_on_a_dask_local_cluster_give_identical_results():
+    distributed = pytest.importorskip("distributed")
+    batches = [Batch(GALLERY, 6, 4, "d6", 20), Batch(GALLERY, 6, 4, "d6", 20, "-statue; parwanna.Melee+1")]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        on_dask = run_batches(batches, dask_scheduler=cluster.scheduler_address)
+    local = run_batches(batches, workers=1)
+    assert [fingerprint(g) for g in on_dask] == [fingerprint(g) for g in local]
