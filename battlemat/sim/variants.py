@@ -342,7 +342,8 @@ def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed:
     print_summary(summary)
     rows = [(v.text, [paired(side, groups[0], g) for side in enc.sides]) for v, g in zip(variants, groups[1:],
                                                                                           strict=True)]
-    print_variants(enc, groups[0], rows)
+    if groups[0]:
+        print_variants(enc, groups[0], rows)
     if args.report:
         import json
 
