@@ -178,6 +178,7 @@ OPTIONAL_COMMANDS = (
     ("calibrate", "battlemat.sim.calibrate", "win probability and mean losses per rating difference, per dice engine"),
     ("case", "battlemat.cases", "write a rule case from a saved game's turn, its outcome to check by hand"),
     ("predict", "battlemat.predict_cli", "the next turn as it would resolve, unknown intents filled by the AI"),
+    ("balance", "battlemat.sim.balance", "small changes that bring a side to a target win rate, as a new encounter"),
 )
 
 

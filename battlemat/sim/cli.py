@@ -35,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    from battlemat.sim.variants import add_variant_argument
+
+    add_variant_argument(p)
 
 
 def default_workers(runs: int) -> int:
@@ -70,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
     enc = load_encounter(path)  # fails early, in this process, with a clear message
     seed = enc.seed if args.seed is None else args.seed
     dice = args.dice or enc.dice
+    if getattr(args, "variant", None):  # what-if variants on the same seeds (battlemat.sim.variants)
+        from battlemat.sim.variants import simulate_variants
+
+        return simulate_variants(args, enc, path, seed, dice, workers)
     console = Console(stderr=True)
     show = not args.quiet and sys.stderr.isatty() or os.environ.get("BATTLEMAT_PROGRESS") == "1"
     with Progress(

@@ -25,6 +25,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from battlemat.core.encounter import Encounter
 from battlemat.core.memory import MatchMemory
@@ -32,7 +33,6 @@ from battlemat.interrupt import signal_of
 from battlemat.sim.runner import RunResult, play_one
 
 Progress = Callable[[int], None]  # called with the number of runs just finished
-Finished = Generator[list[RunResult], None, None]  # the runs of each finished piece of work, as they come
 
 _CACHE: dict[str, Encounter] = {}
 
@@ -41,36 +41,46 @@ class Interrupted(KeyboardInterrupt):
     """A batch stopped by Ctrl+C or SIGTERM before its end. `results`: the runs finished, in run
     order (not always the first ones: chunks finish out of order on a pool); `planned`: the runs
     asked for; `signum`: the signal that stopped it. A KeyboardInterrupt, so a caller that does
-    not want partial results stops as on any Ctrl+C."""
+    not want partial results stops as on any Ctrl+C. `groups`: for run_batches, the runs finished of
+    each batch (`results` is then the first batch's)."""
 
-    def __init__(self, results: list[RunResult], planned: int, signum: int) -> None:
+    def __init__(self, results: list[RunResult], planned: int, signum: int,
+                 groups: list[list[RunResult]] | None = None) -> None:
         super().__init__(f"interrupted after {len(results)} of {planned} runs")
         self.results = results
         self.planned = planned
         self.signum = signum
+        self.groups = groups if groups is not None else [results]
 
 
-def _encounter(path: str) -> Encounter:
-    enc = _CACHE.get(path)
+def _encounter(path: str, variant: str = "") -> Encounter:
+    enc = _CACHE.get(path if not variant else f"{path}\0{variant}")
     if enc is None:
-        from battlemat.io.encounter import load_encounter
+        if variant:  # the file's encounter with a what-if change (sim.variants), on the same board
+            from battlemat.sim.variants import build_variant
 
-        enc = _CACHE[path] = load_encounter(path)
+            enc = _CACHE[f"{path}\0{variant}"] = build_variant(_encounter(path), path, variant)
+        else:
+            from battlemat.io.encounter import load_encounter
+
+            enc = _CACHE[path] = load_encounter(path)
     return enc
 
 
-def play_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> Iterator[RunResult]:
+def play_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int,
+               variant: str = "") -> Iterator[RunResult]:
     """Play the runs `indices` of a batch, one result at a time."""
-    enc = _encounter(path)
+    enc = _encounter(path, variant)
     memory = MatchMemory(enc)  # shared by the chunk's matches: what it holds is the encounter's
     with fewer_collections():
         for i in indices:
             yield play_one(enc, i, seed, dice, max_turns, memory)
 
 
-def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> list[RunResult]:
+def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int,
+              variant: str = "") -> list[RunResult]:
     """Play the runs `indices` of a batch. Top-level so process pools and Dask can ship it."""
-    return list(play_chunk(path, indices, seed, dice, max_turns))
+    return list(play_chunk(path, indices, seed, dice, max_turns, variant))
 
 
 @contextmanager
@@ -92,6 +102,17 @@ def chunks(runs: int, workers: int) -> list[list[int]]:
     return [list(range(i, min(runs, i + size))) for i in range(0, runs, size)]
 
 
+def _work(batches: Sequence[Batch], workers: int) -> list[Work]:
+    """The chunks of every batch, interleaved (each batch's first chunk, then each one's second...)
+    so that a stopped run of several batches has about as many runs of each. Chunk sizes follow the
+    whole work's size; they never change a result."""
+    total = sum(b.runs - b.first for b in batches)
+    size = max(1, min(100, total // max(1, workers * 8)))
+    per = [[(k, b, list(range(i, min(b.runs, i + size)))) for i in range(b.first, b.runs, size)]
+           for k, b in enumerate(batches)]
+    return [w for row in zip_longest(*per) for w in row if w is not None]
+
+
 @dataclass(frozen=True)
 class Batch:
     """What a batch plays: the encounter file, how many combats, the batch seed, the dice engine
@@ -103,6 +124,12 @@ class Batch:
     seed: int
     dice: str | None
     max_turns: int
+    variant: str = ""  # a what-if change of the encounter (sim.variants syntax); "" the file as it is
+    first: int = 0  # play runs first..runs-1 only (a search playing on with more runs of the same seeds)
+
+
+Work = tuple[int, Batch, list[int]]  # (which batch, the batch, run indices)
+Finished = Generator[tuple[int, list[RunResult]], None, None]  # each finished piece of work, as it comes
 
 
 def run_batch(
@@ -115,36 +142,50 @@ def run_batch(
     run order. `progress` is told how many runs each finished piece of work held. Stopped by Ctrl+C
     (or by SIGTERM where battlemat.interrupt.sigterm_raises is in force, as in every battlemat
     command), it ends its workers and raises Interrupted with the runs finished so far."""
+    return run_batches([batch], workers, dask_scheduler, progress)[0]
+
+
+def run_batches(
+    batches: Sequence[Batch],
+    workers: int = 1,
+    dask_scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> list[list[RunResult]]:
+    """Play several batches as one piece of work (one pool, one Dask session: what-if variants and
+    balance searches play many small batches); each batch's results in run order, exactly as
+    run_batch gives them. Stopped, it raises Interrupted whose `groups` hold each batch's finished runs."""
     tick = progress or (lambda n: None)
-    parts = chunks(batch.runs, workers)
+    work = _work(batches, workers)
     done: Finished
     if dask_scheduler:
-        done = _dask(batch, parts, dask_scheduler)
+        done = _dask(work, dask_scheduler)
     elif workers <= 1:
-        done = _in_process(batch, parts)
+        done = _in_process(work)
     else:
-        done = _processes(batch, parts, workers)
-    results: list[RunResult | None] = [None] * batch.runs
+        done = _processes(work, workers)
+    results: list[list[RunResult | None]] = [[None] * (b.runs - b.first) for b in batches]
     try:
-        for finished in done:
+        for k, finished in done:
             for r in finished:
-                results[r.index] = r
+                results[k][r.index - batches[k].first] = r
             tick(len(finished))
     except KeyboardInterrupt as stop:
         done.close()  # if the signal came between two pieces: the backend's `finally` ends its workers
-        raise Interrupted([r for r in results if r is not None], batch.runs, signal_of(stop)) from stop
-    assert all(r is not None for r in results)
+        groups = [[r for r in rs if r is not None] for rs in results]
+        raise Interrupted(groups[0] if groups else [], batches[0].runs if batches else 0, signal_of(stop),
+                          groups) from stop
+    assert all(r is not None for rs in results for r in rs)
     return results  # type: ignore[return-value]
 
 
-def _in_process(batch: Batch, parts: list[list[int]]) -> Finished:
+def _in_process(work: list[Work]) -> Finished:
     # Run by run, so that a stop keeps every combat finished before it.
-    for part in parts:
-        for result in play_chunk(batch.path, part, batch.seed, batch.dice, batch.max_turns):
-            yield [result]
+    for k, b, part in work:
+        for result in play_chunk(b.path, part, b.seed, b.dice, b.max_turns, b.variant):
+            yield k, [result]
 
 
-def _processes(batch: Batch, parts: list[list[int]], workers: int) -> Finished:
+def _processes(work: list[Work], workers: int) -> Finished:
     # Where workers are forked, what the parent holds (the encounter, its movement graph) is shared
     # with them page by page until written to; a garbage collection in a worker would write to every
     # one of those objects, so they are frozen out of the collector's sight first (the gc module's
@@ -154,10 +195,10 @@ def _processes(batch: Batch, parts: list[list[int]], workers: int) -> Finished:
     gc.freeze()
     try:
         with _signals_held():  # the workers are made here (_signals_held says why)
-            futures = [pool.submit(run_chunk, batch.path, part, batch.seed, batch.dice, batch.max_turns)
-                       for part in parts]
+            futures = {pool.submit(run_chunk, b.path, part, b.seed, b.dice, b.max_turns, b.variant): k
+                       for k, b, part in work}
         for fut in as_completed(futures):
-            yield fut.result()
+            yield futures[fut], fut.result()
         complete = True
     finally:
         if not complete:  # stopped, a chunk failed, or the caller went away: the rest is not wanted
@@ -261,7 +302,7 @@ def _exists(pid: int) -> bool:
     return True
 
 
-def _dask(batch: Batch, parts: list[list[int]], address: str) -> Finished:
+def _dask(work: list[Work], address: str) -> Finished:
     try:
         from distributed import Client
         from distributed import as_completed as dask_completed
@@ -272,12 +313,13 @@ def _dask(batch: Batch, parts: list[list[int]], address: str) -> Finished:
             "--dask-scheduler needs Dask: pip install 'battlemat[dask]' (dask[distributed])"
         ) from exc
     with Client(address, set_as_default=False) as client:
-        futures = client.map(run_chunk, [batch.path] * len(parts), parts, seed=batch.seed, dice=batch.dice,
-                             max_turns=batch.max_turns, pure=False)
+        futures = [client.submit(run_chunk, b.path, part, seed=b.seed, dice=b.dice, max_turns=b.max_turns,
+                                 variant=b.variant, pure=False) for _, b, part in work]
+        which = {f.key: k for f, (k, _, _) in zip(futures, work, strict=True)}
         complete = False
         try:
             for fut in dask_completed(futures, loop=client.loop):  # as they finish; results land by index anyway
-                yield fut.result()
+                yield which[fut.key], fut.result()
             complete = True
         finally:
             if not complete:  # the cluster stops what nobody waits for; chunks running finish there
