@@ -29,6 +29,10 @@ from battlemat.io.errors import LoadError
 
 FORMAT = "battlemat-save"
 FORMAT_VERSION = 1
+# A save with `ai_draws` (a simulated run's replay) is written as version 2: an older battlemat, which
+# would replay its dice differently, refuses it and says to update.
+DRAWS_VERSION = 2
+READ_VERSION = DRAWS_VERSION
 
 
 @dataclass(frozen=True)
@@ -78,11 +82,14 @@ class Save:
     version: int = FORMAT_VERSION
     meta: dict[str, Any] = field(default_factory=dict)
     ref: EncounterRef = field(default_factory=EncounterRef)
+    # Per turn, the 32-bit words a simulated run's AI drew from the match's rng before it resolved
+    # (sim.runner.Recording); empty for games played in the window. Match(ai_draws=...) skips them.
+    ai_draws: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = {
             "format": FORMAT,
-            "version": self.version,
+            "version": max(self.version, DRAWS_VERSION) if self.ai_draws else self.version,
             "encounter": self.encounter,
             "seed": self.seed,
             "dice": self.dice,
@@ -92,6 +99,8 @@ class Save:
         }
         if self.ref.to_dict():
             out["encounter_ref"] = self.ref.to_dict()
+        if self.ai_draws:
+            out["ai_draws"] = list(self.ai_draws)
         return out
 
     def with_turn(self, intents: Sequence[Intent]) -> Save:
@@ -216,9 +225,9 @@ def read_save(path: str | Path) -> Save:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LoadError.one(file, "format", "not a battlemat save", f'a save starts with "format": "{FORMAT}"')
     version = data.get("version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if not isinstance(version, int) or version > READ_VERSION:
         raise LoadError.one(file, "version", f"save format version {version!r} is not supported",
-                            f"this battlemat reads versions up to {FORMAT_VERSION}; update battlemat")
+                            f"this battlemat reads versions up to {READ_VERSION}; update battlemat")
     enc = data.get("encounter")
     seed = data.get("seed")
     if not isinstance(enc, str) or not enc:
@@ -243,6 +252,11 @@ def read_save(path: str | Path) -> Save:
     dice = data.get("dice")
     pcs = data.get("pc_sides", [])
     meta = data.get("meta", {})
+    draws = data.get("ai_draws", [])
+    if not isinstance(draws, list) or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d for d in draws):
+        raise LoadError.one(file, "ai_draws", "ai_draws is a list of whole numbers, one a turn",
+                            "restore the save as simulate wrote it, or remove ai_draws (the dice then differ)")
     return Save(enc, seed, dice if isinstance(dice, str) else None, tuple(turns),
                 tuple(str(s) for s in pcs) if isinstance(pcs, list) else (), version,
-                meta if isinstance(meta, dict) else {}, EncounterRef.from_dict(data.get("encounter_ref")))
+                meta if isinstance(meta, dict) else {}, EncounterRef.from_dict(data.get("encounter_ref")),
+                tuple(draws))

@@ -122,6 +122,8 @@ class Session:
     ) -> None:
         self.path = Path(encounter_path)
         self.enc: Encounter = enc or load_encounter(self.path)
+        # A simulated run's replay (Save.ai_draws): its AI's draws, skipped turn by turn (Match); go_to uses it.
+        self.ai_draws: tuple[int, ...] = ()
         self.match = Match(self.enc, seed=seed, dice=dice)
         self.dice_override = dice
         self.has_map = self.enc.board is not None
@@ -224,7 +226,8 @@ class Session:
         to play again or to change (which branches). Returns the events of every turn replayed."""
         line = self.line
         turn = max(1, min(turn, len(line) + 1))
-        match = Match(self.enc, seed=self.match.seed, dice=self.dice_override, memory=self.match.memory)
+        match = Match(self.enc, seed=self.match.seed, dice=self.dice_override, memory=self.match.memory,
+                      ai_draws=self.ai_draws)
         for intents in line[: turn - 1]:
             match.play(intents)
         self.match = match
@@ -300,7 +303,7 @@ class Session:
             meta["branch_of"] = self.branch_of
             meta["branched_at"] = self.branched_at
         return Save(str(self.path.resolve()), self.match.seed, self.dice_override, self.line, self.pc_sides,
-                    meta=meta, ref=self.ref)
+                    meta=meta, ref=self.ref, ai_draws=self.ai_draws[: len(self.line)])
 
     @staticmethod
     def from_save(save: Save, save_file: str | Path | None = None, replay: bool = False,
@@ -309,6 +312,7 @@ class Session:
         and the saved turns lie ahead, to be played one by one (returned too)."""
         path = save.find_encounter(save_file)
         s = Session(path, seed=save.seed, dice=save.dice, pc_sides=save.pc_sides, autosave=autosave)
+        s.ai_draws = save.ai_draws
         s.origin = Path(save_file) if save_file is not None else None
         if save.encounter_changed(path):
             s.note = (f"{path.name} changed since this game was saved: its turns may be refused or play out "
