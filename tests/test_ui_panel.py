@@ -392,7 +392,8 @@ def test_duplicate_labels_are_numbered_on_tokens_and_in_the_simulate_table(tmp_p
         app.close()
     out = io.StringIO()
     with redirect_stdout(out):
-        assert main(["simulate", str(bridge), "--runs", "2", "--quiet", "--workers", "1"]) == 0
+        assert main(["simulate", str(bridge), "--runs", "2", "--quiet", "--workers", "1",
+                     "--report", str(tmp_path / "report")]) == 0  # replays go there, not beside the bundled map
     rows = {line.split("│")[2].strip(): line.split("│")[1].strip() for line in out.getvalue().splitlines()
             if line.count("│") > 4}
     assert rows["Goblin spear 1"] == "GS1" and rows["Goblin archer 2"] == "GA2" and rows["Brunna"] == "Br"

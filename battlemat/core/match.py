@@ -19,8 +19,12 @@ from battlemat.core.state import MatchState
 
 class Match:
     def __init__(self, enc: Encounter, seed: int | None = None, dice: str | None = None,
-                 memory: MatchMemory | None = None) -> None:
+                 memory: MatchMemory | None = None, ai_draws: Sequence[int] = ()) -> None:
         self.encounter = enc
+        # A simulated run's AI draws its choices from the match's rng before each turn (sim.runner);
+        # a replay of it skips those 32-bit words, turn by turn, so its dice come out the same.
+        self.ai_draws = tuple(ai_draws)
+        self._drawn = 0  # the last turn whose AI draws were skipped (an illegal turn, tried again, skips once)
         self.seed = enc.seed if seed is None else seed
         self.rng = random.Random(self.seed)
         self.dice: DiceEngine = engine(dice or enc.dice)
@@ -32,6 +36,10 @@ class Match:
 
     def play(self, intents: Sequence[Intent]) -> tuple[Event, ...]:
         """Resolve one turn; the state advances only if every intent is legal."""
+        if self._drawn < self.state.turn <= len(self.ai_draws):
+            self._drawn = self.state.turn
+            for _ in range(self.ai_draws[self.state.turn - 1]):
+                self.rng.getrandbits(32)
         result = resolve_turn(self.encounter, self.state, intents, self.rng, self.dice, self.memory)
         self.state = result.state
         self.log.extend(result.events)

@@ -39,6 +39,10 @@ from battlemat.io.userfile import check_nesting, read_user_text, why_unreadable
 
 FORMAT = "battlemat-save"
 FORMAT_VERSION = 1
+# A save with `ai_draws` (a simulated run's replay) is written as version 2: an older battlemat, which
+# would replay its dice differently, refuses it and says to update.
+DRAWS_VERSION = 2
+READ_VERSION = DRAWS_VERSION
 
 
 @dataclass(frozen=True)
@@ -88,11 +92,14 @@ class Save:
     version: int = FORMAT_VERSION
     meta: dict[str, Any] = field(default_factory=dict)
     ref: EncounterRef = field(default_factory=EncounterRef)
+    # Per turn, the 32-bit words a simulated run's AI drew from the match's rng before it resolved
+    # (sim.runner.Recording); empty for games played in the window. Match(ai_draws=...) skips them.
+    ai_draws: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = {
             "format": FORMAT,
-            "version": self.version,
+            "version": max(self.version, DRAWS_VERSION) if self.ai_draws else self.version,
             "encounter": self.encounter,
             "seed": self.seed,
             "dice": self.dice,
@@ -102,6 +109,8 @@ class Save:
         }
         if self.ref.to_dict():
             out["encounter_ref"] = self.ref.to_dict()
+        if self.ai_draws:
+            out["ai_draws"] = list(self.ai_draws)
         return out
 
     def with_turn(self, intents: Sequence[Intent]) -> Save:
@@ -263,9 +272,9 @@ def save_from_data(data: Any, file: str) -> Save:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LoadError.one(file, "format", "not a battlemat save", f'a save starts with "format": "{FORMAT}"')
     version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= READ_VERSION:
         raise LoadError.one(file, "version", f"save format version {shown(version)} is not supported",
-                            f"this battlemat reads versions 1 to {FORMAT_VERSION}; update battlemat")
+                            f"this battlemat reads versions 1 to {READ_VERSION}; update battlemat")
     unknown = sorted(set(data) - _SAVE_KEYS)
     if unknown:
         r.bad(unknown[0], f"unknown field {shown(unknown[0])}", f"a save holds {', '.join(sorted(_SAVE_KEYS))}")
@@ -285,13 +294,20 @@ def save_from_data(data: Any, file: str) -> Save:
     if not isinstance(meta, dict):
         r.bad("meta", f"meta is an object, found {shown(meta)}", 'write "meta": {}')
     turns = r.turns(data.get("turns", []))
+    draws = data.get("ai_draws", [])
+    if (not isinstance(draws, list) or len(draws) > MAX_TURNS
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 2**32 for d in draws)):
+        r.bad("ai_draws", f"ai_draws is a list of whole numbers, one a turn, found {shown(draws)}",
+              "restore the save as simulate wrote it, or remove ai_draws (the dice then differ)")
+        draws = []
     if r.problems:
         raise LoadError(r.problems[:MAX_PROBLEMS_SHOWN] + r.more())
     return Save(enc, seed, dice, turns, tuple(pcs), version, meta,  # type: ignore[arg-type]
-                EncounterRef.from_dict(data.get("encounter_ref")))
+                EncounterRef.from_dict(data.get("encounter_ref")), tuple(draws))
 
 
-_SAVE_KEYS = {"format", "version", "encounter", "seed", "dice", "pc_sides", "turns", "meta", "encounter_ref"}
+_SAVE_KEYS = {"format", "version", "encounter", "seed", "dice", "pc_sides", "turns", "meta", "encounter_ref",
+              "ai_draws"}
 _INTENT_KEYS = {f.name for f in fields(Intent)}
 MAX_PROBLEMS_SHOWN = 20  # a damaged save may be wrong everywhere: the first ones say enough
 

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from battlemat.cli import dice_argument, seed_argument
 from battlemat.core.errors import BattlematError
@@ -86,12 +87,21 @@ def run(args: argparse.Namespace) -> int:
         task = bar.add_task("runs", total=args.runs)
         stop: Interrupted | None = None
         try:
-            results = run_batch(Batch(path, args.runs, seed, dice, args.max_turns), workers=workers,
+            batch = Batch(path, args.runs, seed, dice, args.max_turns)
+            results = run_batch(batch, workers=workers,
                                 dask_scheduler=args.dask_scheduler, progress=lambda n: bar.advance(task, n))
         except Interrupted as exc:
             results, stop = exc.results, exc
     status = 0 if stop is None else stopped(stop)  # "battlemat: interrupted" on stderr; the summary says more
     summary = summarise(enc, results, seed, dice, args.max_turns, planned=args.runs)
+    if stop is None:  # an interrupted batch stops now: its runs are not played again for replays
+        from battlemat.sim.replays import write_replays
+
+        where = Path(args.report) if args.report else Path(path).parent
+        prefix = "" if args.report else f"{Path(path).stem}-"
+        where.mkdir(parents=True, exist_ok=True)
+        summary.replay_dir = str(where)
+        summary.replays = write_replays(enc, batch, results, where, prefix)
     print_summary(summary)
     if args.report:
         from battlemat.sim.report import write_report
@@ -146,6 +156,92 @@ def print_summary(s: object) -> None:
         con.print(stops)
     else:
         con.print("No move was cut short.")
+    print_trust(con, s, labels)
+
+
+def print_trust(con: object, s: object, labels: dict[str, str]) -> None:
+    """The parts of the summary that say how far to trust it and what decides the fight (issue 18)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from battlemat.sim.stats import Summary
+
+    assert isinstance(con, Console) and isinstance(s, Summary)
+    falls = Table(title="Defeat: chance (95% Wilson interval) and the turn it happens", title_justify="left")
+    for col in ("token", "character", "defeated", "95% interval", "turn: median", "quartiles"):
+        falls.add_column(col, justify="left" if col in ("token", "character") else "right")
+    for c in s.chars:
+        when = c.defeat_turn
+        falls.add_row(labels[c.id], c.name, f"{c.defeat_rate:.1%}", f"{c.defeat_low:.1%} - {c.defeat_high:.1%}",
+                      "-" if when is None else f"{when['median']:g}",
+                      "-" if when is None else f"{when['q1']:g} - {when['q3']:g}")
+    con.print(falls)
+    skills = Table(title="Skills used (% of the character's turns; idle: no intent)", title_justify="left")
+    skills.add_column("token")
+    skills.add_column("turns", justify="right")
+    skills.add_column("skills")
+    for c in s.chars:
+        skills.add_row(labels[c.id], str(c.turns_active),
+                       ", ".join(f"{use} {share:.0%}" for use, share in c.skills.items()) or "-")
+    con.print(skills)
+    _print_losses_by_turn(con, s)
+    _print_decides(con, s)
+    tail = s.tail()
+    marks = [t for t in tail if 0 < t["rate"] < 1] or tail[-1:]
+    if marks:
+        step = max(1, len(marks) // 8)
+        con.print("Lasting more than k turns: "
+                  + ", ".join(f">{t['more_than']:g}: {t['rate']:.0%}" for t in marks[::step]), highlight=False)
+    if s.diceless:
+        con.print("Dice none: the rules add no chance, so every difference between these combats comes only "
+                  "from the AI's choices (its tactics draw from each run's seed).", highlight=False)
+    for what, rep in s.replays.items():
+        won = rep["winner"] or "undecided"
+        con.print(f"replay ({what}): {Path(s.replay_dir) / rep['file']}  run {rep['run']}, {won}, "
+                  f"{rep['turns']} turns, losses " + ", ".join(f"{side} {n}" for side, n in rep["losses"].items()),
+                  highlight=False)
+
+
+def _print_losses_by_turn(con: Any, s: Any) -> None:
+    from rich.table import Table
+
+    shown = max((len(rows) for rows in s.losses_by_turn.values()), default=0)
+    if shown:
+        per_turn = Table(title="Losses per turn by side: median (quartiles), over the combats still going",
+                         title_justify="left")
+        per_turn.add_column("turn", justify="right")
+        per_turn.add_column("combats", justify="right")
+        for side in s.losses_by_turn:
+            per_turn.add_column(side, justify="right")
+        for t in range(min(shown, 12)):
+            cells = []
+            for rows in s.losses_by_turn.values():
+                row = rows[t] if t < len(rows) else None
+                cells.append("-" if row is None else f"{row.median:g} ({row.q1:g} - {row.q3:g})")
+            runs = next(rows[t].runs for rows in s.losses_by_turn.values() if t < len(rows))
+            per_turn.add_row(str(t + 1), str(runs), *cells)
+        con.print(per_turn)
+        if shown > 12:
+            con.print(f"  (turns 13-{shown} in report.json)", highlight=False)
+
+
+def _print_decides(con: Any, s: Any) -> None:
+    from rich.table import Table
+
+    if s.defeats:
+        decides = Table(title=f"What decides defeats: rule IDs of the events that dealt the defeating losses "
+                              f"({s.defeats} defeats)", title_justify="left")
+        for col in ("rule", "title", "defeats", "share"):
+            decides.add_column(col, justify="right" if col in ("defeats", "share") else "left")
+        for rule, n in s.decided_by:
+            decides.add_row(rule, s.rule_titles.get(rule, ""), str(n), f"{n / s.defeats:.0%}")
+        con.print(decides)
+        shown_rules = {r for r, _ in s.decided_by}
+        before = [f"{r} {n / s.defeats:.0%}" for r, n in s.before_defeat if r not in shown_rules]
+        if before:
+            con.print(f"Also cited earlier in the defeat's turn: {', '.join(before)}", highlight=False)
+    else:
+        con.print("No character was defeated.")
 
 
 def summary_json(s: object) -> str:

@@ -4,7 +4,10 @@
 - turns.png: how long combats last, with the median and quartiles marked;
 - characters.png: how often each character is defeated or flees;
 - defeats_map.png, stops_map.png: heat over the rendered map of where characters were defeated
-  and where moves were cut short (only for encounters with a map).
+  and where moves were cut short (only for encounters with a map);
+- losses_by_turn.png: each side's losses per turn, median line and quartile band;
+- presence_<side>.png: where each side's characters stood at the end of each turn (character-turns
+  a square), every side's start squares marked in its colour, with a legend.
 
 A partial summary (an interrupted batch) gives a partial report: report.json says `"partial": true`
 with `runs_planned`, and every figure's title says how many of the planned runs it shows. If no run
@@ -59,10 +62,45 @@ def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | N
         files.append(_heat(enc, s.stop_heat, map_path, out / "stops_map.png",
                            f"Where moves were cut short ({int(s.stop_heat.sum())} stops in {s.runs} combats"
                            f"{_partial(s)})"))
+    if s.runs and any(s.losses_by_turn.values()):
+        files.append(_losses_by_turn(s, out / "losses_by_turn.png"))
+    if s.runs and enc.board is not None:
+        for i, (side, heat) in enumerate(s.presence.items()):
+            files.append(_heat(enc, heat, map_path, out / f"presence_{_file_word(side)}.png",
+                               f"Where the {side} stood (end of each turn, {s.runs} combats{_partial(s)})",
+                               starts=s.starts, cmap=_SIDE_CMAPS[i % len(_SIDE_CMAPS)],
+                               label="character-turns ending here"))
     report = out / "report.json"
     report.write_text(json.dumps(s.to_json(), indent=2))
     files.append(report)
     return files
+
+
+_SIDE_CMAPS = ("Blues", "Reds", "Greens", "Purples", "Oranges", "Greys")
+
+
+def _file_word(side: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in side) or "side"
+
+
+def _losses_by_turn(s: Summary, path: Path) -> Path:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    for i, (side, rows) in enumerate(s.losses_by_turn.items()):
+        if not rows:
+            continue
+        colour = SIDE_COLOURS[i % len(SIDE_COLOURS)]
+        t = [r.turn for r in rows]
+        ax.fill_between(t, [r.q1 for r in rows], [r.q3 for r in rows], color=colour, alpha=0.18, step="mid")
+        ax.plot(t, [r.median for r in rows], color=colour, lw=2, marker="o", ms=3,
+                label=f"{side}: median (band: quartiles)")
+    ax.set_xlabel("turn (over the combats still going at its start)")
+    ax.set_ylabel("losses taken that turn")
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.set_ylim(bottom=0)
+    ax.legend(frameon=False)
+    ax.set_title(f"{s.title}: losses per turn by side{_partial(s, ' (', ')')}")
+    return _save(fig, path)
 
 
 def _partial(s: Summary, before: str = "; ", after: str = "") -> str:
@@ -139,7 +177,11 @@ def _characters(s: Summary, path: Path) -> Path:
     return _save(fig, path)
 
 
-def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: Path, title: str) -> Path:
+def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: Path, title: str,  # noqa: PLR0913
+          starts: dict[str, list[tuple[int, int]]] | None = None, cmap: str = "inferno_r",
+          label: str = "count") -> Path:
+    """Heat over the map. `starts`: every side's start squares, marked in its colour with a legend
+    (the per-side presence maps); without it the figure is drawn as before."""
     plt = _plt()
     from matplotlib import colormaps
 
@@ -179,15 +221,25 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
             patches = [RegularPolygon(c, 6, radius=radius, orientation=orient) for c in centres]
         else:
             patches = [Rectangle((c[0] - tw / 2, c[1] - th / 2), tw, th) for c in centres]
-        sc = PatchCollection(patches, cmap=colormaps["inferno_r"], alpha=0.7, edgecolors="none")
+        sc = PatchCollection(patches, cmap=colormaps[cmap], alpha=0.7, edgecolors="none")
         sc.set_array(values.astype(float))
         sc.set_clim(0, max(1, values.max()))
         ax.add_collection(sc)
         cb = fig.colorbar(sc, ax=ax, fraction=0.035, pad=0.02)
-        cb.set_label("count")
+        cb.set_label(label)
     else:
         ax.text(w / 2, h / 2, "none", ha="center", va="center", fontsize=20, color="#333333",
                 bbox={"facecolor": "white", "alpha": 0.8})
+    if starts:
+        for i, (side, squares) in enumerate(starts.items()):
+            if not squares:
+                continue
+            pts = [square_centre(tmx, sq) if tmx is not None else ((sq[0] + 0.5) * tw, (sq[1] + 0.5) * tw)
+                   for sq in squares]
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=90, marker="o",
+                       facecolors="none", edgecolors=SIDE_COLOURS[i % len(SIDE_COLOURS)], linewidths=2.2,
+                       label=f"{side} start", zorder=5)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=len(starts), frameon=False)
     ax.set_title(title)
     ax.set_axis_off()
     return _save(fig, path)

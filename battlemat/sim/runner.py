@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from battlemat.ai import Brain
 from battlemat.core.encounter import Encounter
 from battlemat.core.events import Event
+from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.memory import MatchMemory
 from battlemat.types import XY, CharId
@@ -47,20 +48,75 @@ class RunResult:
     stop_reasons: Counter[str] = field(default_factory=Counter)
     defeat_squares: list[XY] = field(default_factory=list)
     stop_squares: list[XY] = field(default_factory=list)
+    # The report's per-run aggregates (issue 18): small, so that workers ship them instead of logs.
+    defeat_turn: dict[CharId, int] = field(default_factory=dict)  # the turn each defeated character fell
+    side_losses: dict[str, list[int]] = field(default_factory=dict)  # side -> losses taken in turn 1, 2, ...
+    uses: dict[CharId, Counter[str]] = field(default_factory=dict)  # character -> skill half declared (or "idle")
+    decided_by: Counter[str] = field(default_factory=Counter)  # rule IDs of the events that caused defeating losses
+    before_defeat: Counter[str] = field(default_factory=Counter)  # rule IDs of the defeat's turn before it (once each)
+    presence: dict[str, Counter[XY]] = field(default_factory=dict)  # side -> squares its active characters held
 
 
-def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int,
-             memory: MatchMemory | None = None) -> RunResult:
+@dataclass
+class Recording:
+    """One run's turns as a replay needs them: each turn's intents, and how many 32-bit words the AI
+    drew from the match's random.Random before the turn resolved (the simulator's tactics and dice
+    share that one generator, so a replay with dice must skip the AI's draws: `Match(ai_draws=...)`)."""
+
+    turns: list[tuple[Intent, ...]] = field(default_factory=list)
+    ai_draws: list[int] = field(default_factory=list)
+
+
+class CountingRandom(random.Random):
+    """random.Random drawing the same numbers, counting the 32-bit words it takes from the Mersenne
+    Twister (random() takes two, getrandbits(k) one per 32 bits; every other method is built on
+    these two). Used only to record a replay, so the batch never pays for it."""
+
+    words = 0
+
+    def random(self) -> float:
+        self.words += 2
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self.words += (k + 31) // 32
+        return super().getrandbits(k)
+
+
+def play_one(  # noqa: PLR0913 - the run's place in its batch, what it shares, and what to keep of it
+    enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int,
+    memory: MatchMemory | None = None, record: Recording | None = None,
+) -> RunResult:
     """Run `index` of a batch. `memory`: one the batch's matches share (core.memory: a rating's fixed
-    parts, allowances, the AI's figures are the encounter's, whichever match asks)."""
+    parts, allowances, the AI's figures are the encounter's, whichever match asks). `record`: filled
+    with the run's intents and the AI's draws, for a replay (the run plays the same either way)."""
     seed = run_seed(batch_seed, index)
     match = Match(enc, seed=seed, dice=dice, memory=memory)
+    rng: random.Random = match.rng
+    if record is not None:
+        rng = match.rng = CountingRandom(seed)
     brain = Brain(enc, match.memory)
     result = RunResult(index, seed, None, 0, False)
+    side_of = {c.id: c.side for c in enc.characters}
+    result.side_losses = {side: [] for side in enc.sides}
+    result.presence = {side: Counter() for side in enc.sides}
     while not match.outcome().over and match.state.turn <= max_turns:
-        intents = brain.decide(match.state, match.rng)
+        before = rng.words if isinstance(rng, CountingRandom) else 0
+        intents = brain.decide(match.state, rng)
+        if record is not None and isinstance(rng, CountingRandom):
+            record.turns.append(tuple(intents))
+            record.ai_draws.append(rng.words - before)
+        declared = {it.who: it.use for it in intents}
+        for cid, st in match.state.chars.items():
+            if st.active:
+                result.uses.setdefault(cid, Counter())[declared.get(cid, "idle")] += 1
+        for losses in result.side_losses.values():
+            losses.append(0)
         events = match.play(intents)
-        _digest(result, events, match)
+        _digest(result, events, match, side_of)
+        for cid, st in match.state.chars.items():
+            if st.active and st.at is not None:
+                result.presence[side_of[cid]][(int(st.at[0]), int(st.at[1]))] += 1
         match.log.clear()  # digested: a turn's events go while they are fresh in the caches
     out = match.outcome()
     result.turns = match.state.turn - 1
@@ -72,12 +128,16 @@ def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_
     return result
 
 
-def _digest(result: RunResult, events: tuple[Event, ...], match: Match) -> None:
-    for ev in events:
+def _digest(result: RunResult, events: tuple[Event, ...], match: Match, side_of: dict[CharId, str]) -> None:
+    for i, ev in enumerate(events):
         if ev.type == "losses":
             who = ev.data["who"]
-            result.losses_taken[who] = result.losses_taken.get(who, 0) + int(ev.data["n"])
+            n = int(ev.data["n"])
+            result.losses_taken[who] = result.losses_taken.get(who, 0) + n
+            result.side_losses[side_of[who]][-1] += n
         elif ev.type == "defeated":
+            result.defeat_turn[ev.data["who"]] = ev.turn
+            _why_defeated(result, events, i)
             at = match.state[ev.data["who"]].at
             if at is not None:
                 result.defeat_squares.append(tuple(at))  # type: ignore[arg-type]
@@ -88,3 +148,50 @@ def _digest(result: RunResult, events: tuple[Event, ...], match: Match) -> None:
             at = ev.data.get("at")
             if isinstance(at, (list, tuple)) and len(at) == 2:
                 result.stop_squares.append((int(at[0]), int(at[1])))
+
+
+# Events that only mark the turn's course; they precede every defeat and say nothing of its cause.
+_FRAME = frozenset(("turn_start", "phase", "intent", "turn_end"))
+# Events that deal losses: a `losses` event follows the one that caused it.
+_CAUSES = frozenset(("contest", "check", "hazard", "collided", "thrown", "item_used"))
+
+
+def _why_defeated(result: RunResult, events: tuple[Event, ...], at: int) -> None:
+    """What decided the defeat at `events[at]`: the rule IDs of its losses events this turn and of
+    the event that caused each (the nearest one before it that deals losses and names the
+    character), into `decided_by`; every rule ID cited earlier in the turn, once, into
+    `before_defeat`. Looked at only when someone falls, so it costs nothing on other turns."""
+    who = events[at].data["who"]
+    decided: set[str] = set()
+    for j in range(at):
+        ev = events[j]
+        if ev.type != "losses" or ev.data.get("who") != who:
+            continue
+        decided.update(ev.rules)
+        for k in range(j - 1, -1, -1):
+            cause = events[k]
+            if cause.type in _CAUSES and _names(cause, who):
+                decided.update(cause.rules)
+                decided.update(_rating_rules(cause))
+                break
+    result.decided_by.update(decided)
+    result.before_defeat.update({r for ev in events[:at] if ev.type not in _FRAME for r in ev.rules})
+
+
+def _rating_rules(ev: Event) -> set[str]:
+    """The rule IDs inside a contest's ratings: the situational modifiers and adjustments (flanking,
+    losses, cover...) that tipped it."""
+    out: set[str] = set()
+    for key in ("attack", "defense"):
+        rating = ev.data.get(key)
+        if isinstance(rating, dict):
+            for part in ("situational", "adjustments"):
+                out.update(str(m["rule"]) for m in rating.get(part) or () if m.get("rule"))
+    return out
+
+
+def _names(ev: Event, who: CharId) -> bool:
+    d = ev.data
+    if d.get("who") == who or d.get("target") == who:
+        return True
+    return any(who in (d.get(key) or ()) for key in ("attackers", "defenders"))

@@ -1,0 +1,97 @@
+"""The simulate report a GM can trust (issue 18 items 3-4): its fields and their shapes, 1 vs 2 workers,
+the diceless note, and replays of the typical and worst runs that play back to the batch's outcomes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from battlemat.cli import main
+from battlemat.core.match import Match
+from battlemat.io.encounter import load_encounter
+from battlemat.io.saves import read_save
+from battlemat.sim.pool import Batch, run_batch
+from battlemat.sim.stats import summarise
+
+ROOT = Path(__file__).resolve().parent.parent
+BOULDER = str(ROOT / "maps" / "boulder_field.toml")
+GALLERY = str(ROOT / "maps" / "art_gallery.toml")
+
+
+def _simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], dice: str, path: str = GALLERY,
+              runs: int = 12) -> tuple[dict, str, Path]:
+    out = tmp_path / f"report-{dice}"
+    assert main(["simulate", path, "--runs", str(runs), "--seed", "4", "--dice", dice, "--workers", "1",
+                 "--quiet", "--report", str(out)]) == 0
+    return json.loads((out / "report.json").read_text()), capsys.readouterr().out, out
+
+
+def test_report_fields_shapes_and_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rep, text, out = _simulate(tmp_path, capsys, "d6")
+    enc = load_encounter(GALLERY)
+    assert rep["diceless"] is False and "only from the AI's choices" not in text
+    for c in rep["characters"]:
+        assert c["defeat_low"] <= c["defeat_rate"] <= c["defeat_high"]
+        if c["defeat_turn"] is not None:
+            t = c["defeat_turn"]
+            assert 1 <= t["q1"] <= t["median"] <= t["q3"] <= rep["max_turns"]
+        assert c["turns_active"] > 0 and sum(c["skills"].values()) == pytest.approx(1.0)
+    assert set(rep["losses_by_turn"]) == set(enc.sides)
+    for rows in rep["losses_by_turn"].values():
+        assert rows[0]["turn"] == 1 and rows[0]["runs"] == rep["runs"]
+        assert all(r["q1"] <= r["median"] <= r["q3"] for r in rows)
+    assert rep["defeats"] > 0 and rep["decided_by"] and rep["decided_by"][0]["defeats"] <= rep["defeats"]
+    assert all({"rule", "title", "defeats"} <= set(d) for d in rep["decided_by"] + rep["before_defeat"])
+    tail = rep["turns_tail"]
+    assert [t["more_than"] for t in tail] == list(range(1, max(int(k) for k in rep["turns"]["histogram"]) + 1))
+    assert all(t["low"] <= t["rate"] <= t["high"] for t in tail)
+    assert [t["rate"] for t in tail] == sorted((t["rate"] for t in tail), reverse=True)
+    assert set(rep["presence"]) == set(rep["starts"]) == set(enc.sides)
+    assert all(len(sqs) == sum(c.side == side for c in enc.characters) for side, sqs in rep["starts"].items())
+    for name in ("losses_by_turn.png", *(f"presence_{side}.png" for side in enc.sides)):
+        assert (out / name).stat().st_size > 10_000
+    assert "What decides defeats" in text and "Lasting more than" in text and "Skills used" in text
+
+
+def test_replays_play_back_to_the_batch_outcome(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rep, text, out = _simulate(tmp_path, capsys, "d6")
+    enc = load_encounter(GALLERY)
+    assert set(rep["replays"]) == {"typical", *(f"worst-{side}" for side in enc.sides)}
+    for what, r in rep["replays"].items():
+        assert f"replay ({what})" in text
+        file = out / r["file"]
+        save = read_save(file)
+        assert save.ai_draws and len(save.ai_draws) == len(save.turns) == r["turns"]
+        m = Match(load_encounter(save.find_encounter(file)), seed=save.seed, dice=save.dice, ai_draws=save.ai_draws)
+        for intents in save.turns:
+            m.play(intents)
+        assert m.outcome().winner == r["winner"]
+        assert sorted(c for c, s in m.state.chars.items() if s.defeated) == r["defeated"]
+        losses = dict.fromkeys(enc.sides, 0)
+        for c in enc.characters:
+            losses[c.side] += sum(e.data["n"] for e in m.log if e.type == "losses" and e.data["who"] == c.id)
+        assert losses == r["losses"]
+
+
+def test_diceless_note_and_replays_beside_the_encounter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    enc_dir = tmp_path / "maps"
+    enc_dir.mkdir()
+    for f in (ROOT / "maps").iterdir():
+        if f.is_file():
+            (enc_dir / f.name).write_bytes(f.read_bytes())
+    assert main(["simulate", str(enc_dir / "boulder_field.toml"), "--runs", "6", "--dice", "none",
+                 "--workers", "1", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "only from the AI's choices" in text
+    assert (enc_dir / "boulder_field-typical.json").is_file()
+    assert read_save(enc_dir / "boulder_field-typical.json").turns
+
+
+def test_one_and_two_workers_give_the_same_report() -> None:
+    enc = load_encounter(BOULDER)
+    batch = Batch(BOULDER, 8, 5, "d6", 30)
+    one = summarise(enc, run_batch(batch, workers=1), 5, "d6", 30).to_json()
+    two = summarise(enc, run_batch(batch, workers=2), 5, "d6", 30).to_json()
+    assert one == two
