@@ -34,6 +34,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--log-run", type=int, default=None, metavar="K",
+                   help="also print the full log of run K (0-based), as `resolve` prints one, with the AI's notes")
+    p.add_argument("--sweep", choices=("styles",), default=None,
+                   help="styles: play the batch under each side's style knobs and warn when the verdict depends on them")
 
 
 def default_workers(runs: int) -> int:
@@ -58,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         raise BattlematError("--workers must be at least 1")
     if args.max_turns < 1:
         raise BattlematError("--max-turns must be at least 1")
+    if args.log_run is not None and not 0 <= args.log_run < args.runs:
+        raise BattlematError(f"--log-run must be a run of the batch, 0 to {args.runs - 1}")
     if args.dice is not None and args.dice not in engine_names():
         raise BattlematError(f"unknown dice {args.dice!r}; use one of: {', '.join(engine_names())}")
     path = str(Path(args.encounter).resolve())
@@ -80,6 +86,15 @@ def run(args: argparse.Namespace) -> int:
     status = 0 if stop is None else stopped(stop)  # "battlemat: interrupted" on stderr; the summary says more
     summary = summarise(enc, results, seed, dice, args.max_turns, planned=args.runs)
     print_summary(summary)
+    if args.log_run is not None and stop is None:
+        from battlemat.sim.runlog import log_lines
+
+        print(f"\n# run {args.log_run} in full")
+        print("\n".join(log_lines(enc, args.log_run, seed, dice, args.max_turns)))
+    if args.sweep == "styles" and stop is None:
+        from battlemat.sim.sweep import print_sweep, sweep_styles
+
+        print_sweep(sweep_styles(path, enc, args.runs, seed, dice, args.max_turns, workers))
     if args.report:
         from battlemat.sim.report import write_report
 

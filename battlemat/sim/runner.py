@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from battlemat.ai import Brain
 from battlemat.core.encounter import Encounter
 from battlemat.core.events import Event
+from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.memory import MatchMemory
+from battlemat.core.state import MatchState
 from battlemat.types import XY, CharId
 
 # Event types that record a move cut short; their `rule` (or first rule ID) is the reason.
@@ -49,10 +51,16 @@ class RunResult:
     stop_squares: list[XY] = field(default_factory=list)
 
 
+# One turn of a traced run: the intents the AI declared, why some characters held back (Brain.notes),
+# the turn's events and the state after it.
+Traced = tuple[tuple[Intent, ...], dict[CharId, str], tuple[Event, ...], MatchState]
+
+
 def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int,
-             memory: MatchMemory | None = None) -> RunResult:
+             memory: MatchMemory | None = None, trace: list[Traced] | None = None) -> RunResult:
     """Run `index` of a batch. `memory`: one the batch's matches share (core.memory: a rating's fixed
-    parts, allowances, the AI's figures are the encounter's, whichever match asks)."""
+    parts, allowances, the AI's figures are the encounter's, whichever match asks). `trace`: a list
+    that gets every turn (Traced), for `simulate --log-run`; it changes nothing in the run."""
     seed = run_seed(batch_seed, index)
     match = Match(enc, seed=seed, dice=dice, memory=memory)
     brain = Brain(enc, match.memory)
@@ -60,6 +68,8 @@ def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_
     while not match.outcome().over and match.state.turn <= max_turns:
         intents = brain.decide(match.state, match.rng)
         events = match.play(intents)
+        if trace is not None:
+            trace.append((tuple(intents), dict(brain.notes), events, match.state))
         _digest(result, events, match)
         match.log.clear()  # digested: a turn's events go while they are fresh in the caches
     out = match.outcome()
