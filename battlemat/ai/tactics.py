@@ -30,7 +30,9 @@ Tactic = Callable[[View], Intent | None]
 
 def _toward(v: View, use: str, target: Character) -> XY | None:
     """The reachable square, not claimed by an ally, that leaves the shortest walk to a square next
-    to `target`; None to stay put. Walking distance counts levels, stairs and walls (movement.walk_field)."""
+    to `target`; None to stay put. Walking distance counts levels, stairs and walls (movement.walk_field).
+    Under fire from foes that shoot (R4), a square a step less far on that walks in cover or out of
+    sight is taken instead (two steps for the cautious; the reckless take no cover)."""
     goal, here = v.at(target), v.at(v.me)
     if goal is None or here is None or v.board is None:
         return None
@@ -38,14 +40,43 @@ def _toward(v: View, use: str, target: Character) -> XY | None:
     # the least (gap left to a square next to the goal, cost, square), compared part by part: most
     # squares lose on the gap alone
     gap, cost, best = FAR, 0, None
+    options: list[tuple[int, int, XY]] = []
     for sq, c in v.reach(use, target.id).items():
         if sq not in claimed:
             g = abs(field[sq[1] * w + sq[0]] - 1)
+            options.append((g, c, sq))
             if g < gap or (g == gap and (best is None or c < cost or (c == cost and sq < best))):
                 gap, cost, best = g, c, sq
     if best is None or best == here or gap >= abs(field[here[1] * w + here[0]] - 1):
         return None  # no square gets closer than where it stands
+    shooters = _shooters(v, target)
+    if shooters and v.risk != "reckless":
+        slack = 2 if v.risk == "cautious" else 1
+        near = [o for o in options if o[0] <= gap + slack and o[0] < abs(field[here[1] * w + here[0]] - 1)]
+        best = min(near, key=lambda o: (_exposure(v, o[2], shooters), o[0], o[1], o[2]))[2]
     return best
+
+
+def _shooters(v: View, but: Character | None = None) -> list[XY]:
+    """Where the foes stand that could shoot or throw at me (R1, R4), except `but`."""
+    out = []
+    for f in v.enemies():
+        at = v.at(f)
+        if at is not None and f is not but and v.strength(f)[0] > 0:
+            out.append(at)
+    return out
+
+
+def _exposure(v: View, sq: XY, shooters: list[XY]) -> int:
+    """How open `sq` lies to the shooters: per shooter that sees it, 3 less the cover (R4)."""
+    from battlemat.core.geometry import sight
+
+    total = 0
+    for at in shooters:
+        seen, cover, _ = sight(v.board, at, sq)
+        if seen:
+            total += 3 - min(2, cover)
+    return total
 
 
 def _away(v: View, use: str, foes: list[Character]) -> XY | None:
@@ -107,6 +138,8 @@ def _advance(v: View, foe: Character) -> Intent | None:
     """Out of reach this turn: close in behind Block or Dodge (3 squares, full rating against the
     most dangerous foe, C5), or with the best-moving attack if it cannot defend."""
     guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    if v.my("Press") > 0 and (v.risk == "reckless" or (v.my(guard) == 0 and v.my("Press") >= v.my("Climb"))):
+        return Intent(v.me.id, "Press", foe.id)  # a Press that falls short still closes in (M7)
     climb = _toward(v, "Climb", foe) if v.board is not None and _climb_may_help(v, guard) else None
     walk = _toward(v, guard, foe) if v.my(guard) > 0 else None
     goal = v.at(foe)
@@ -187,7 +220,8 @@ def skirmisher(v: View) -> Intent | None:
     foe = v.nearest(v.enemies())
     if foe is None:
         return None
-    if v.my("Stealth") >= 3 and v.me.id not in v.memory.opened and not v.adjacent(v.me, foe):
+    watched = any(v.sees(f, v.me)[0] for f in v.enemies() if v.strength(f)[0] > 0)
+    if v.my("Stealth") >= 3 and v.me.id not in v.memory.opened and not v.adjacent(v.me, foe) and not watched:
         v.memory.opened.add(v.me.id)
         return Intent(v.me.id, "Stealth", foe.id)
     if v.my("Provoke") > 0 and v.rating(foe, "Press") >= v.rating(foe, "Melee") and v.adjacent(v.me, foe):
@@ -230,7 +264,20 @@ def guardian(v: View) -> Intent | None:
     block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
     if v.my(block) == 0:
         return brawler(v)
-    return Intent(v.me.id, block, foe.id)
+    near = [f for f in foes if v.adjacent(v.me, f)]
+    if near and v.my("Melee") > 0:
+        return Intent(v.me.id, "Melee", max(near, key=v.threat).id)  # held: strike back (M6 keeps it here)
+    if v.risk == "cautious" and allies:
+        v.note = f"guardian (cautious): holds its ground by its allies, Block on {foe.name}"
+        return Intent(v.me.id, block, foe.id)
+    # Nobody to hold yet: walk (behind the Block) toward the foe nearest the weakest ally
+    ward = max(allies, key=lambda a: v.state[a.id].losses) if allies else v.me
+    at = v.at(ward)
+    prey = min(foes, key=lambda f: (v.walk_to(at, v.at(f)) if at and v.at(f) and v.board is not None else 0,
+                                    v.enc.ids.index(f.id)))
+    if v.board is not None and not v.adjacent(v.me, prey):
+        return _advance(v, prey)
+    return Intent(v.me.id, "Melee" if v.my("Melee") >= v.my("Press") else "Press", prey.id)
 
 
 def coward(v: View) -> Intent | None:
@@ -323,3 +370,13 @@ TACTICS: dict[str, Tactic] = {
     "scripted": scripted,
     "default": default,
 }
+
+
+def _baselines() -> None:
+    from battlemat.ai.baselines import greedy, random_intent
+
+    TACTICS["random"] = random_intent
+    TACTICS["greedy"] = greedy
+
+
+_baselines()

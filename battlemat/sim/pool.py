@@ -29,12 +29,13 @@ from dataclasses import dataclass
 from battlemat.core.encounter import Encounter
 from battlemat.core.memory import MatchMemory
 from battlemat.interrupt import signal_of
+from battlemat.sim.overrides import AI, with_ai
 from battlemat.sim.runner import RunResult, play_one
 
 Progress = Callable[[int], None]  # called with the number of runs just finished
 Finished = Generator[list[RunResult], None, None]  # the runs of each finished piece of work, as they come
 
-_CACHE: dict[str, Encounter] = {}
+_CACHE: dict[tuple[str, AI], Encounter] = {}
 
 
 class Interrupted(KeyboardInterrupt):
@@ -50,27 +51,29 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
-def _encounter(path: str) -> Encounter:
-    enc = _CACHE.get(path)
+def _encounter(path: str, ai: AI = ()) -> Encounter:
+    enc = _CACHE.get((path, ai))
     if enc is None:
         from battlemat.io.encounter import load_encounter
 
-        enc = _CACHE[path] = load_encounter(path)
+        enc = _CACHE[path, ai] = with_ai(load_encounter(path), ai)
     return enc
 
 
-def play_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> Iterator[RunResult]:
+def play_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int,
+               ai: AI = ()) -> Iterator[RunResult]:
     """Play the runs `indices` of a batch, one result at a time."""
-    enc = _encounter(path)
+    enc = _encounter(path, ai)
     memory = MatchMemory(enc)  # shared by the chunk's matches: what it holds is the encounter's
     with fewer_collections():
         for i in indices:
             yield play_one(enc, i, seed, dice, max_turns, memory)
 
 
-def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int) -> list[RunResult]:
+def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int,
+              ai: AI = ()) -> list[RunResult]:
     """Play the runs `indices` of a batch. Top-level so process pools and Dask can ship it."""
-    return list(play_chunk(path, indices, seed, dice, max_turns))
+    return list(play_chunk(path, indices, seed, dice, max_turns, ai))
 
 
 @contextmanager
@@ -103,6 +106,7 @@ class Batch:
     seed: int
     dice: str | None
     max_turns: int
+    ai: AI = ()  # tactics and style knobs put on a side for this batch (sim.overrides.with_ai)
 
 
 def run_batch(
@@ -140,7 +144,7 @@ def run_batch(
 def _in_process(batch: Batch, parts: list[list[int]]) -> Finished:
     # Run by run, so that a stop keeps every combat finished before it.
     for part in parts:
-        for result in play_chunk(batch.path, part, batch.seed, batch.dice, batch.max_turns):
+        for result in play_chunk(batch.path, part, batch.seed, batch.dice, batch.max_turns, batch.ai):
             yield [result]
 
 
@@ -154,7 +158,7 @@ def _processes(batch: Batch, parts: list[list[int]], workers: int) -> Finished:
     gc.freeze()
     try:
         with _signals_held():  # the workers are made here (_signals_held says why)
-            futures = [pool.submit(run_chunk, batch.path, part, batch.seed, batch.dice, batch.max_turns)
+            futures = [pool.submit(run_chunk, batch.path, part, batch.seed, batch.dice, batch.max_turns, batch.ai)
                        for part in parts]
         for fut in as_completed(futures):
             yield fut.result()
@@ -273,7 +277,7 @@ def _dask(batch: Batch, parts: list[list[int]], address: str) -> Finished:
         ) from exc
     with Client(address, set_as_default=False) as client:
         futures = client.map(run_chunk, [batch.path] * len(parts), parts, seed=batch.seed, dice=batch.dice,
-                             max_turns=batch.max_turns, pure=False)
+                             max_turns=batch.max_turns, ai=batch.ai, pure=False)
         complete = False
         try:
             for fut in dask_completed(futures, loop=client.loop):  # as they finish; results land by index anyway
