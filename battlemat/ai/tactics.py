@@ -148,7 +148,11 @@ def _advance(v: View, foe: Character) -> Intent | None:
     ):
         return Intent(v.me.id, "Climb", to=climb)  # the way up or down is a climb (M12)
     if v.my(guard) > 0:
-        return Intent(v.me.id, guard, _most_dangerous(v).id, to=walk)
+        watch = _most_dangerous(v)
+        if walk is None:
+            v.note = (f"no free square gets closer to {foe.name} this turn (the way is blocked or taken): "
+                      f"{guard} in place against {watch.name}")
+        return Intent(v.me.id, guard, watch.id, to=walk)
     # no guard to speak of: charge anyway; a Press that falls short still closes in (M7)
     return Intent(v.me.id, "Press", foe.id)
 
@@ -178,7 +182,10 @@ def archer(v: View) -> Intent | None:
         if throw > 0:
             return Intent(v.me.id, "Throw", foe.id)  # R2: Throw is allowed when engaged
         dodge = "Dodge" if v.my("Dodge") >= v.my("Exit") or v.board is None else "Exit"
-        return Intent(v.me.id, dodge, foe.id if dodge == "Dodge" else None, to=_away(v, dodge, engaged))
+        away = _away(v, dodge, engaged)
+        if away is None:
+            v.note = f"archer engaged by {foe.name}, nothing to throw and no square farther away: {dodge} in place"
+        return Intent(v.me.id, dodge, foe.id if dodge == "Dodge" else None, to=away)
     use = "Shoot" if shoot >= throw else "Throw"
     visible = [f for f in foes if v.sees(v.me, f)[0]]
     if visible:
@@ -195,7 +202,10 @@ def archer(v: View) -> Intent | None:
     closest = v.nearest(foes)
     assert closest is not None
     guard = "Dodge" if v.my("Dodge") >= v.my("Block") else "Block"
-    return Intent(v.me.id, guard, closest.id, to=_toward(v, guard, closest))
+    walk = _toward(v, guard, closest)
+    if walk is None:
+        v.note = f"archer: no foe in sight and no free square closer to {closest.name}: {guard} in place"
+    return Intent(v.me.id, guard, closest.id, to=walk)
 
 
 def _vantage(v: View, use: str, foes: list[Character]) -> tuple[XY, Character] | None:
@@ -273,8 +283,11 @@ def guardian(v: View) -> Intent | None:
     # Nobody to hold yet: walk (behind the Block) toward the foe nearest the weakest ally
     ward = max(allies, key=lambda a: v.state[a.id].losses) if allies else v.me
     at = v.at(ward)
-    prey = min(foes, key=lambda f: (v.walk_to(at, v.at(f)) if at and v.at(f) and v.board is not None else 0,
-                                    v.enc.ids.index(f.id)))
+    def walk(f: Character) -> int:
+        there = v.at(f)
+        return v.walk_to(at, there) if at is not None and there is not None and v.board is not None else 0
+
+    prey = min(foes, key=lambda f: (walk(f), v.enc.ids.index(f.id)))
     if v.board is not None and not v.adjacent(v.me, prey):
         return _advance(v, prey)
     return Intent(v.me.id, "Melee" if v.my("Melee") >= v.my("Press") else "Press", prey.id)
@@ -350,6 +363,8 @@ def _best_any(v: View, foe: Character) -> Intent | None:
         if v.my("Exit") > 0:
             return Intent(v.me.id, "Exit", to=_away(v, "Exit", v.enemies()))
         block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+        v.note = ("no skill to fight with and no Exit: covers up" if v.my(block)
+                  else "no skill to fight, defend or flee with")
         return Intent(v.me.id, block, foe.id) if v.my(block) else None
     return Intent(v.me.id, half, foe.id, to=_toward(v, half, foe))
 

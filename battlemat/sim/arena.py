@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from battlemat.core.errors import BattlematError
-from battlemat.sim.overrides import AI
+from battlemat.sim.pool import Batch
 
 BASELINES = ("random", "greedy")
 
@@ -44,36 +44,43 @@ class Row:
     diff: float
     low: float
     high: float
+    tactics_margin: float = 0.0  # mean losses dealt less losses taken a combat, with the side's tactics
+    baseline_margin: float = 0.0  # the same with the baseline
 
     @property
     def beats(self) -> bool:
-        return self.diff > 0
+        """Wins more; where both win (or lose) every combat, trades losses better."""
+        if self.tactics_wins != self.baseline_wins:
+            return self.diff > 0
+        return self.tactics_margin > self.baseline_margin
 
 
-def wins_of(path: str, side: str, runs: int, seed: int, dice: str | None, max_turns: int, workers: int,
-            ai: AI = ()) -> int:
-    from battlemat.sim.pool import Batch, run_batch
+def wins_of(batch: Batch, side: str, workers: int) -> tuple[int, float]:
+    """The side's wins, and its mean margin of losses (dealt to foes less taken) a combat."""
+    from battlemat.io.encounter import load_encounter
+    from battlemat.sim.pool import run_batch
 
-    results = run_batch(Batch(path, runs, seed, dice, max_turns, ai), workers=workers)
-    return sum(r.winner == side for r in results)
+    enc = load_encounter(batch.path)
+    results = run_batch(batch, workers=workers)
+    margin = 0
+    for r in results:
+        for cid, n in r.losses_taken.items():
+            margin += -n if enc.by_id[cid].side == side else n
+    return sum(r.winner == side for r in results), margin / batch.runs
 
 
-def arena(path: str, runs: int, seed: int, dice: str | None, max_turns: int, workers: int) -> list[Row]:
+def arena(path: str, runs: int, seed: int, dice: str | None, max_turns: int, workers: int) -> list[Row]:  # noqa: PLR0913
     from battlemat.io.encounter import load_encounter
 
     enc = load_encounter(path)
     rows = []
-    base_wins = {s: 0 for s in enc.sides}
-    from battlemat.sim.pool import Batch, run_batch
-
-    for r in run_batch(Batch(path, runs, seed, dice, max_turns), workers=workers):
-        if r.winner is not None:
-            base_wins[r.winner] += 1
     for side in enc.sides:
+        base = Batch(path, runs, seed, dice, max_turns)
+        a, ma = wins_of(base, side, workers)
         for baseline in BASELINES:
-            b = wins_of(path, side, runs, seed, dice, max_turns, workers, ((side, baseline, ""),))
-            d, lo, hi = newcombe(base_wins[side], runs, b, runs)
-            rows.append(Row(side, baseline, runs, base_wins[side], b, d, lo, hi))
+            b, mb = wins_of(replace(base, ai=((side, baseline, ""),)), side, workers)
+            d, lo, hi = newcombe(a, runs, b, runs)
+            rows.append(Row(side, baseline, runs, a, b, d, lo, hi, ma, mb))
     return rows
 
 
@@ -105,9 +112,14 @@ def run(args: argparse.Namespace) -> int:
 def format_table(title: str, rows: list[Row], seed: int) -> str:
     n = rows[0].runs if rows else 0
     out = [f"{title}: arena, {n} combats each, seed {seed} (same seeds for every row)",
-           f"{'side':<12} {'baseline':<8} {'tactics':>8} {'baseline':>9} {'difference':>11}  95% interval  verdict"]
+           f"{'side':<12} {'baseline':<8} {'tactics':>8} {'baseline':>9} {'difference':>11}  "
+           f"{'95% interval':<18} {'margin':>13}  verdict"]
     for r in rows:
-        verdict = "beats it" if r.low > 0 else "ahead" if r.beats else "NOT better"
+        verdict = ("beats it" if r.low > 0 else "ahead on wins" if r.diff > 0
+                   else "ahead on losses" if r.beats else "NOT better")
+        interval = f"{r.low:+.1%} to {r.high:+.1%}"
+        margin = f"{r.tactics_margin:+.1f} vs {r.baseline_margin:+.1f}"
         out.append(f"{r.side:<12} {r.baseline:<8} {r.tactics_wins / r.runs:>8.1%} {r.baseline_wins / r.runs:>9.1%} "
-                   f"{r.diff:>+11.1%}  {r.low:+.1%} to {r.high:+.1%}  {verdict}")
+                   f"{r.diff:>+11.1%}  {interval:<18} {margin:>13}  {verdict}")
+    out.append("margin: losses dealt to foes less losses taken, mean a combat (decides where win rates tie)")
     return "\n".join(out)

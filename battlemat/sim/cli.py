@@ -35,9 +35,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--log-run", type=int, default=None, metavar="K",
-                   help="also print the full log of run K (0-based), as `resolve` prints one, with the AI's notes")
+                   help="also print the full log of run K (0-based), as `resolve` prints one, "
+                        "with the AI's notes")
     p.add_argument("--sweep", choices=("styles",), default=None,
-                   help="styles: play the batch under each side's style knobs and warn when the verdict depends on them")
+                   help="styles: play the batch under each side's style knobs; warn when the verdict depends on them")
 
 
 def default_workers(runs: int) -> int:
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if args.sweep == "styles" and stop is None:
         from battlemat.sim.sweep import print_sweep, sweep_styles
 
-        print_sweep(sweep_styles(path, enc, args.runs, seed, dice, args.max_turns, workers))
+        print_sweep(sweep_styles(Batch(path, args.runs, seed, dice, args.max_turns), enc, workers))
     if args.report:
         from battlemat.sim.report import write_report
 

@@ -24,8 +24,9 @@ def trace_run(enc: Encounter, index: int, batch_seed: int, dice: str | None,
 def note_events(enc: Encounter, turn: int, notes: dict[str, str]) -> list[Event]:
     """The AI's notes of one turn as `ai_note` events, in declaration order."""
     return [
-        Event("ai_note", turn, "AI", f"{enc.by_id[cid].name} ({enc.by_id[cid].ai or 'default'}) holds back: {why}",
-              (), {"who": cid, "reason": why})
+        Event("ai_note", turn, "AI",
+              f"{enc.by_id[cid].name} ({enc.by_id[cid].ai or 'default'}) holds back: {notes[cid]}",
+              (), {"who": cid, "reason": notes[cid]})
         for cid in enc.ids if cid in notes
     ]
 
@@ -37,7 +38,8 @@ def log_lines(enc: Encounter, index: int, batch_seed: int, dice: str | None, max
     result, turns = trace_run(enc, index, batch_seed, dice, max_turns)
     out = [f"# {enc.title}: run {index} of seed {batch_seed} (match seed {result.seed}, dice {dice or enc.dice})"]
     state = enc.initial_state()
-    for _intents, notes, events, state in turns:
+    for _intents, notes, events, after in turns:
+        state = after
         for ev in events:
             line = format_event(ev, enc.board)
             if line is not None:

@@ -56,7 +56,7 @@ class RunResult:
 Traced = tuple[tuple[Intent, ...], dict[CharId, str], tuple[Event, ...], MatchState]
 
 
-def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int,
+def play_one(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int,  # noqa: PLR0913
              memory: MatchMemory | None = None, trace: list[Traced] | None = None) -> RunResult:
     """Run `index` of a batch. `memory`: one the batch's matches share (core.memory: a rating's fixed
     parts, allowances, the AI's figures are the encounter's, whichever match asks). `trace`: a list
