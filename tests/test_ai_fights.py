@@ -122,5 +122,6 @@ def test_sweep_warns_when_the_verdict_moves() -> None:
             SweepRow("ogres", "risk=reckless", {"watch": 13, "ogres": 7}, 20)]
     found = warnings(rows)
     assert found and "the watch win 20%-65% depending on the ogres' style" in found[0]
-    steady = [SweepRow("ogres", "a", {"watch": 10, "ogres": 10}, 20), SweepRow("ogres", "b", {"watch": 11, "ogres": 9}, 20)]
+    steady = [SweepRow("ogres", "a", {"watch": 10, "ogres": 10}, 20),
+              SweepRow("ogres", "b", {"watch": 11, "ogres": 9}, 20)]
     assert warnings(steady) == []
