@@ -7,7 +7,9 @@ resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal ide
 - brawler: closes in; Press when it can charge, Melee when already adjacent (Melee is sticky, M6).
 - archer: keeps its distance and shoots what it sees (R1, R4); when engaged it throws or steps away.
 - skirmisher: hides first (Stealth, O4), provokes chargers (Provoke +2 vs Press, S8), flanks (R5).
-- guardian: holds the foe nearest its weakest ally with sticky Melee, else blocks its strongest foe.
+- guardian: holds the foe nearest its weakest ally with sticky Melee; strikes a foe next to it; else
+  closes in on the foe nearest its weakest ally behind Block (a cautious one holds its ground, and
+  says so); without a map it blocks its strongest foe.
 - coward: fights like a brawler until it has a major loss, then uses Exit.
 - observer: opens with Perception or Lore on the strongest foe and shouts it (O1, O6), then brawls.
 - scripted: follows the character's `script` steps (e.g. the Lizard: Melee until its prey has a major
@@ -274,6 +276,8 @@ def guardian(v: View) -> Intent | None:
     block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
     if v.my(block) == 0:
         return brawler(v)
+    if v.board is None:
+        return Intent(v.me.id, block, foe.id)  # without a map there is no ground to hold or cross
     near = [f for f in foes if v.adjacent(v.me, f)]
     if near and v.my("Melee") > 0:
         return Intent(v.me.id, "Melee", max(near, key=v.threat).id)  # held: strike back (M6 keeps it here)
