@@ -177,6 +177,7 @@ OPTIONAL_COMMANDS = (
     ("simulate", "battlemat.sim.cli", "play an encounter many times with AI and report statistics"),
     ("calibrate", "battlemat.sim.calibrate", "win probability and mean losses per rating difference, per dice engine"),
     ("case", "battlemat.cases", "write a rule case from a saved game's turn, its outcome to check by hand"),
+    ("arena", "battlemat.sim.arena", "each side's tactics against random and greedy baselines, win-rate differences"),
     ("predict", "battlemat.predict_cli", "the next turn as it would resolve, unknown intents filled by the AI"),
     ("balance", "battlemat.sim.balance", "small changes that bring a side to a target win rate, as a new encounter"),
 )

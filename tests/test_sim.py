@@ -109,5 +109,5 @@ def test_batches_hold_the_garbage_collector_back_and_give_its_settings_back(monk
         assert gc.get_threshold()[0] == 10_000
         raise ZeroDivisionError  # settings come back even when a combat fails
     assert gc.get_threshold() == before
-    pool.run_chunk(str(ROOT / "maps" / "art_gallery.toml"), [0], 1, "d6", 2)
+    pool.run_chunk(pool.Batch(str(ROOT / "maps" / "art_gallery.toml"), 1, 1, "d6", 2), [0])
     assert seen == [(10_000, *before[1:])] and gc.get_threshold() == before

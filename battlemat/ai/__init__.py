@@ -32,6 +32,9 @@ class Brain:
         self.enc = enc
         self.known = remember(known, enc)
         self.memory = Memory()
+        # Why each character held back in the last decision (idle, defending in place, a plan the
+        # rules refused): the simulator's log shows them as `ai_note` lines
+        self.notes: dict[CharId, str] = {}
 
     def tactic_name(self, cid: CharId) -> str:
         return self.enc.by_id[cid].ai or "default"
@@ -40,31 +43,41 @@ class Brain:
         ids = [c.id for c in self.enc.characters] if who is None else list(who)
         out: list[Intent] = []
         self.memory.new_turn({s.at for s in state.chars.values() if s.at is not None and s.active})
+        self.notes = {}
         for cid in ids:
             if not state[cid].active:
                 continue
             view = View(state, self.enc.by_id[cid], rng, self.memory, self.known)
             idea = TACTICS[self.tactic_name(cid)](view)
-            intent = self._legal(state, idea)
+            intent, refused = self._legal(state, idea)
+            if refused:
+                self.notes[cid] = refused
+            elif view.note:
+                self.notes[cid] = view.note
+            elif intent is None:
+                self.notes[cid] = f"{self.tactic_name(cid)}: nothing to do"
             if intent is not None:
                 out.append(intent)
                 if intent.to is not None:
                     self.memory.claimed.add(tuple(intent.to))  # type: ignore[arg-type]
                 if intent.target and self.enc.rules.halves[intent.use].act == "attack":
                     self.memory.last_target[cid] = intent.target
+                    self.memory.aimed[intent.target] = self.memory.aimed.get(intent.target, 0) + 1
         return out
 
-    def _legal(self, state: MatchState, idea: Intent | None) -> Intent | None:
+    def _legal(self, state: MatchState, idea: Intent | None) -> tuple[Intent | None, str]:
+        """The idea as a legal intent (without its destination if only that was refused), and why
+        the rules refused it ('' if they did not)."""
         if idea is None:
-            return None
+            return None, ""
         try:
-            return validate_intent(self.enc, state, idea, fresh=True, memory=self.known)  # (made just now)
-        except IllegalIntent:
-            pass
+            return validate_intent(self.enc, state, idea, fresh=True, memory=self.known), ""  # (made just now)
+        except IllegalIntent as exc:
+            why = f"planned {idea.use}{' on ' + idea.target if idea.target else ''}, refused: {exc}"
         if idea.to is not None or idea.path:
             still = Intent(idea.who, idea.use, idea.target, idea.also, idea.modifiers, share=idea.share, item=idea.item)
             try:
-                return validate_intent(self.enc, state, still, fresh=True, memory=self.known)
+                return validate_intent(self.enc, state, still, fresh=True, memory=self.known), ""
             except IllegalIntent:
-                return None
-        return None
+                return None, why
+        return None, why

@@ -7,7 +7,9 @@ resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal ide
 - brawler: closes in; Press when it can charge, Melee when already adjacent (Melee is sticky, M6).
 - archer: keeps its distance and shoots what it sees (R1, R4); when engaged it throws or steps away.
 - skirmisher: hides first (Stealth, O4), provokes chargers (Provoke +2 vs Press, S8), flanks (R5).
-- guardian: holds the foe nearest its weakest ally with sticky Melee, else blocks its strongest foe.
+- guardian: holds the foe nearest its weakest ally with sticky Melee; strikes a foe next to it; else
+  closes in on the foe nearest its weakest ally behind Block (a cautious one holds its ground, and
+  says so); without a map it blocks its strongest foe.
 - coward: fights like a brawler until it has a major loss, then uses Exit.
 - observer: opens with Perception or Lore on the strongest foe and shouts it (O1, O6), then brawls.
 - scripted: follows the character's `script` steps (e.g. the Lizard: Melee until its prey has a major
@@ -30,7 +32,9 @@ Tactic = Callable[[View], Intent | None]
 
 def _toward(v: View, use: str, target: Character) -> XY | None:
     """The reachable square, not claimed by an ally, that leaves the shortest walk to a square next
-    to `target`; None to stay put. Walking distance counts levels, stairs and walls (movement.walk_field)."""
+    to `target`; None to stay put. Walking distance counts levels, stairs and walls (movement.walk_field).
+    Under fire from foes that shoot (R4), a square a step less far on that walks in cover or out of
+    sight is taken instead (two steps for the cautious; the reckless take no cover)."""
     goal, here = v.at(target), v.at(v.me)
     if goal is None or here is None or v.board is None:
         return None
@@ -38,14 +42,43 @@ def _toward(v: View, use: str, target: Character) -> XY | None:
     # the least (gap left to a square next to the goal, cost, square), compared part by part: most
     # squares lose on the gap alone
     gap, cost, best = FAR, 0, None
+    options: list[tuple[int, int, XY]] = []
     for sq, c in v.reach(use, target.id).items():
         if sq not in claimed:
             g = abs(field[sq[1] * w + sq[0]] - 1)
+            options.append((g, c, sq))
             if g < gap or (g == gap and (best is None or c < cost or (c == cost and sq < best))):
                 gap, cost, best = g, c, sq
     if best is None or best == here or gap >= abs(field[here[1] * w + here[0]] - 1):
         return None  # no square gets closer than where it stands
+    shooters = _shooters(v, target)
+    if shooters and v.risk != "reckless":
+        slack = 2 if v.risk == "cautious" else 1
+        near = [o for o in options if o[0] <= gap + slack and o[0] < abs(field[here[1] * w + here[0]] - 1)]
+        best = min(near, key=lambda o: (_exposure(v, o[2], shooters), o[0], o[1], o[2]))[2]
     return best
+
+
+def _shooters(v: View, but: Character | None = None) -> list[XY]:
+    """Where the foes stand that could shoot or throw at me (R1, R4), except `but`."""
+    out = []
+    for f in v.enemies():
+        at = v.at(f)
+        if at is not None and f is not but and v.strength(f)[0] > 0:
+            out.append(at)
+    return out
+
+
+def _exposure(v: View, sq: XY, shooters: list[XY]) -> int:
+    """How open `sq` lies to the shooters: per shooter that sees it, 3 less the cover (R4)."""
+    from battlemat.core.geometry import sight
+
+    total = 0
+    for at in shooters:
+        seen, cover, _ = sight(v.board, at, sq)
+        if seen:
+            total += 3 - min(2, cover)
+    return total
 
 
 def _away(v: View, use: str, foes: list[Character]) -> XY | None:
@@ -107,6 +140,8 @@ def _advance(v: View, foe: Character) -> Intent | None:
     """Out of reach this turn: close in behind Block or Dodge (3 squares, full rating against the
     most dangerous foe, C5), or with the best-moving attack if it cannot defend."""
     guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    if v.my("Press") > 0 and (v.risk == "reckless" or (v.my(guard) == 0 and v.my("Press") >= v.my("Climb"))):
+        return Intent(v.me.id, "Press", foe.id)  # a Press that falls short still closes in (M7)
     climb = _toward(v, "Climb", foe) if v.board is not None and _climb_may_help(v, guard) else None
     walk = _toward(v, guard, foe) if v.my(guard) > 0 else None
     goal = v.at(foe)
@@ -115,7 +150,11 @@ def _advance(v: View, foe: Character) -> Intent | None:
     ):
         return Intent(v.me.id, "Climb", to=climb)  # the way up or down is a climb (M12)
     if v.my(guard) > 0:
-        return Intent(v.me.id, guard, _most_dangerous(v).id, to=walk)
+        watch = _most_dangerous(v)
+        if walk is None:
+            v.note = (f"no free square gets closer to {foe.name} this turn (the way is blocked or taken): "
+                      f"{guard} in place against {watch.name}")
+        return Intent(v.me.id, guard, watch.id, to=walk)
     # no guard to speak of: charge anyway; a Press that falls short still closes in (M7)
     return Intent(v.me.id, "Press", foe.id)
 
@@ -145,7 +184,10 @@ def archer(v: View) -> Intent | None:
         if throw > 0:
             return Intent(v.me.id, "Throw", foe.id)  # R2: Throw is allowed when engaged
         dodge = "Dodge" if v.my("Dodge") >= v.my("Exit") or v.board is None else "Exit"
-        return Intent(v.me.id, dodge, foe.id if dodge == "Dodge" else None, to=_away(v, dodge, engaged))
+        away = _away(v, dodge, engaged)
+        if away is None:
+            v.note = f"archer engaged by {foe.name}, nothing to throw and no square farther away: {dodge} in place"
+        return Intent(v.me.id, dodge, foe.id if dodge == "Dodge" else None, to=away)
     use = "Shoot" if shoot >= throw else "Throw"
     visible = [f for f in foes if v.sees(v.me, f)[0]]
     if visible:
@@ -162,7 +204,10 @@ def archer(v: View) -> Intent | None:
     closest = v.nearest(foes)
     assert closest is not None
     guard = "Dodge" if v.my("Dodge") >= v.my("Block") else "Block"
-    return Intent(v.me.id, guard, closest.id, to=_toward(v, guard, closest))
+    walk = _toward(v, guard, closest)
+    if walk is None:
+        v.note = f"archer: no foe in sight and no free square closer to {closest.name}: {guard} in place"
+    return Intent(v.me.id, guard, closest.id, to=walk)
 
 
 def _vantage(v: View, use: str, foes: list[Character]) -> tuple[XY, Character] | None:
@@ -187,7 +232,8 @@ def skirmisher(v: View) -> Intent | None:
     foe = v.nearest(v.enemies())
     if foe is None:
         return None
-    if v.my("Stealth") >= 3 and v.me.id not in v.memory.opened and not v.adjacent(v.me, foe):
+    watched = any(v.sees(f, v.me)[0] for f in v.enemies() if v.strength(f)[0] > 0)
+    if v.my("Stealth") >= 3 and v.me.id not in v.memory.opened and not v.adjacent(v.me, foe) and not watched:
         v.memory.opened.add(v.me.id)
         return Intent(v.me.id, "Stealth", foe.id)
     if v.my("Provoke") > 0 and v.rating(foe, "Press") >= v.rating(foe, "Melee") and v.adjacent(v.me, foe):
@@ -230,7 +276,25 @@ def guardian(v: View) -> Intent | None:
     block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
     if v.my(block) == 0:
         return brawler(v)
-    return Intent(v.me.id, block, foe.id)
+    if v.board is None:
+        return Intent(v.me.id, block, foe.id)  # without a map there is no ground to hold or cross
+    near = [f for f in foes if v.adjacent(v.me, f)]
+    if near and v.my("Melee") > 0:
+        return Intent(v.me.id, "Melee", max(near, key=v.threat).id)  # held: strike back (M6 keeps it here)
+    if v.risk == "cautious" and allies:
+        v.note = f"guardian (cautious): holds its ground by its allies, Block on {foe.name}"
+        return Intent(v.me.id, block, foe.id)
+    # Nobody to hold yet: walk (behind the Block) toward the foe nearest the weakest ally
+    ward = max(allies, key=lambda a: v.state[a.id].losses) if allies else v.me
+    at = v.at(ward)
+    def walk(f: Character) -> int:
+        there = v.at(f)
+        return v.walk_to(at, there) if at is not None and there is not None and v.board is not None else 0
+
+    prey = min(foes, key=lambda f: (walk(f), v.enc.ids.index(f.id)))
+    if v.board is not None and not v.adjacent(v.me, prey):
+        return _advance(v, prey)
+    return Intent(v.me.id, "Melee" if v.my("Melee") >= v.my("Press") else "Press", prey.id)
 
 
 def coward(v: View) -> Intent | None:
@@ -303,6 +367,8 @@ def _best_any(v: View, foe: Character) -> Intent | None:
         if v.my("Exit") > 0:
             return Intent(v.me.id, "Exit", to=_away(v, "Exit", v.enemies()))
         block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+        v.note = ("no skill to fight with and no Exit: covers up" if v.my(block)
+                  else "no skill to fight, defend or flee with")
         return Intent(v.me.id, block, foe.id) if v.my(block) else None
     return Intent(v.me.id, half, foe.id, to=_toward(v, half, foe))
 
@@ -323,3 +389,13 @@ TACTICS: dict[str, Tactic] = {
     "scripted": scripted,
     "default": default,
 }
+
+
+def _baselines() -> None:
+    from battlemat.ai.baselines import greedy, random_intent
+
+    TACTICS["random"] = random_intent
+    TACTICS["greedy"] = greedy
+
+
+_baselines()

@@ -33,12 +33,14 @@ class Memory:
     opened: set[CharId] = field(default_factory=set)
     last_target: dict[CharId, CharId] = field(default_factory=dict)
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
+    aimed: dict[CharId, int] = field(default_factory=dict)  # attacks declared at each foe this turn (focus styles)
     foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
 
     def new_turn(self, claimed: set[XY]) -> None:
         """Forget what held for the last decision: squares claimed, who is still in the fight."""
         self.claimed = claimed
         self.foes.clear()
+        self.aimed.clear()
 
 
 def weighted_choice(rng: random.Random, population: Sequence[Any], weights: Sequence[int]) -> Any:
@@ -53,7 +55,7 @@ def weighted_choice(rng: random.Random, population: Sequence[Any], weights: Sequ
 class View:
     """One character's view of one decision (a plain class with slots: nine are made a turn)."""
 
-    __slots__ = ("enc", "state", "me", "rng", "memory", "known", "board", "walk_field")
+    __slots__ = ("enc", "state", "me", "rng", "memory", "known", "board", "walk_field", "note")
 
     def __init__(self, state: MatchState, me: Character, rng: random.Random, memory: Memory,
                  known: MatchMemory) -> None:
@@ -63,6 +65,18 @@ class View:
         # Squares of walking to a goal from every square, by node (y * width + x): movement.walk_field,
         # remembered for the match (MatchMemory.walk_field)
         self.walk_field = known.walk_field
+        self.note = ""  # why the tactic holds back this turn (idle, or defending in place): the log shows it
+
+    # -- style (core.character.STYLES) -----------------------------------------------------------
+    @property
+    def focus(self) -> str:
+        """'focus', 'spread' or '' (the tactic's own choice)."""
+        return self.me.style.get("focus", "")
+
+    @property
+    def risk(self) -> str:
+        """'cautious', 'reckless' or '' (the tactic's own choice)."""
+        return self.me.style.get("risk", "")
 
     # -- who is who ------------------------------------------------------------------------------
     @property
@@ -153,12 +167,27 @@ class View:
         dist = {c.id: self.distance(self.me, c) for c in foes}
         closest = min(dist.values())
         close = [c for c in foes if dist[c.id] <= closest + 1]
+        styled = self.styled(close)
+        if styled is not None:
+            return styled
         last = self.memory.last_target.get(self.me.id)
         keep = [c for c in close if c.id == last]
         if keep and self.rng.random() < 0.75:
             return keep[0]
         weights = [1 + self.state[c.id].losses for c in close]
         return weighted_choice(self.rng, close, weights)
+
+    def styled(self, foes: list[Character]) -> Character | None:
+        """The foe the focus style picks among `foes`, or None to choose as the tactic would: 'focus'
+        takes the one allies aim at most this turn (then the most hurt), 'spread' one nobody aims at
+        yet (then the least hurt). Ties go to the first declared: no draw, so styles change only
+        the choice they name."""
+        if not self.focus or not foes:
+            return None
+        aimed, chars = self.memory.aimed, self.state.chars
+        if self.focus == "focus":
+            return max(foes, key=lambda c: (aimed.get(c.id, 0), chars[c.id].losses))
+        return min(foes, key=lambda c: (aimed.get(c.id, 0), chars[c.id].losses))
 
     def reach(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
         """Squares `me` may end on this turn using `use` (cost by square), as the resolver's check

@@ -21,6 +21,15 @@ RATING_NAMES: Mapping[int, str] = MappingProxyType({
 })  # rule S2
 
 
+# Style knobs the AI's tactics honour (battlemat.ai.tactics), per character or per side in an encounter:
+# focus = concentrate attacks on the foe allies already attack, spread = prefer foes nobody attacks yet;
+# cautious = close in behind Block/Dodge and keep away from several foes, reckless = charge and strike.
+STYLES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "focus": ("focus", "spread"),
+    "risk": ("cautious", "reckless"),
+})
+
+
 @dataclass(frozen=True)
 class ScriptStep:
     """One step of a scripted NPC (ai = "scripted"): use a skill half until a condition holds
@@ -69,6 +78,8 @@ class Character:
     at: XY | None = None
     ai: str = ""
     script: tuple[ScriptStep, ...] = ()
+    # how its tactics fight (STYLES): {"focus": "focus" | "spread", "risk": "cautious" | "reckless"}
+    style: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     # pair -> (bonus, name) of its best item (S5): ratings are worked out many times a turn
     _best_items: Mapping[str, tuple[int, str]] = field(init=False, repr=False, compare=False)
 

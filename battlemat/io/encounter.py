@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from battlemat.core.character import SCRIPT_CONDITIONS, Character, Equipment, ScriptStep
+from battlemat.core.character import SCRIPT_CONDITIONS, STYLES, Character, Equipment, ScriptStep
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
 from battlemat.core.intents import Intent
@@ -38,10 +38,11 @@ from battlemat.io.userfile import check_nesting, check_parsed_nesting, read_user
 _ENCOUNTER_KEYS = {"title", "seed", "dice", "map"}
 _CHAR_KEYS = {
     "id", "name", "side", "skills", "talents", "equipment", "kind", "fragile", "deadly", "observe_tn", "at", "ai",
-    "script",
+    "script", "style",
 }
 _INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item", "throw"}
-AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default")
+AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default",
+            "random", "greedy")
 
 
 _KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", float: "a number"}
@@ -184,14 +185,14 @@ def parse_encounter(
     rules = rules or load_rules()
     r = _Reader(file, rules)
     for key in data:
-        if key not in ("encounter", "rules", "character", "turn"):
-            r.bad(key, f"unknown table {key!r}", "use [encounter], [rules], [[character]] and [[turn]]")
+        if key not in ("encounter", "rules", "character", "turn", "side"):
+            r.bad(key, f"unknown table {key!r}", "use [encounter], [rules], [side.NAME], [[character]] and [[turn]]")
     title, seed, dice, map_ref = _head(r, data, file, base_dir)
     if map_ref is None:
         r.max_square = MAX_ARENA_SQUARE
     rules = _rules(r, data, rules)
 
-    chars = _characters(r, data)
+    chars = _side_styles(r, data, _characters(r, data))
     too_many = isinstance(data.get("character"), list) and len(data["character"]) > MAX_CHARACTERS
     turns = [] if too_many else _turns(r, data, {c.id: c for c in chars})  # not one problem per intent
 
@@ -363,6 +364,7 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
     if ai and ai not in AI_NAMES:
         r.bad(f"{place}.ai", *unknown_name("tactics", ai, AI_NAMES))
     script = _script(r, t, place)
+    style = style_of(r, t.get("style"), f"{place}.style") if "style" in t else {}
     return Character(
         id=cid,
         name=r.typed(t, "name", str, place, cid),
@@ -377,7 +379,39 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
         at=at,
         ai=ai,
         script=tuple(script),
+        style=style,
     )
+
+
+def style_of(r: _Reader, raw: Any, place: str) -> dict[str, str]:
+    """A style table, e.g. { focus = "spread", risk = "cautious" } (core.character.STYLES)."""
+    t = r.table(raw, place)
+    out: dict[str, str] = {}
+    for key, value in t.items():
+        if key not in STYLES:
+            r.bad(f"{place}.{key}", f"unknown style knob {key!r}", f"use one of: {', '.join(STYLES)}")
+        elif value not in STYLES[key]:
+            r.bad(f"{place}.{key}", f"unknown {key} style {value!r}", f"use one of: {', '.join(STYLES[key])}")
+        else:
+            out[key] = value
+    return out
+
+
+def _side_styles(r: _Reader, data: Mapping[str, Any], chars: list[Character]) -> list[Character]:
+    """[side.NAME] style = {...}: the side's style knobs, for its characters that set none of their own."""
+    from dataclasses import replace
+
+    sides = r.table(data.get("side", {}), "side")
+    known = {c.side for c in chars}
+    for name, raw in sides.items():
+        t = r.table(raw, f"side.{name}")
+        r.unknown(t, {"style"}, f"side.{name}")
+        if name not in known:
+            r.bad(f"side.{name}", f"no character is on side {name!r}", f"use one of: {', '.join(sorted(known))}")
+            continue
+        style = style_of(r, t.get("style", {}), f"side.{name}.style")
+        chars = [replace(c, style={**style, **c.style}) if c.side == name else c for c in chars]
+    return chars
 
 
 def _character_id(r: _Reader, t: Mapping[str, Any], place: str, seen: set[str]) -> str | None:

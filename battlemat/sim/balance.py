@@ -160,9 +160,9 @@ def search(enc: Encounter, s: Settings) -> Outcome:  # noqa: C901 - the rounds r
     if s.dask is None and s.workers > 1:
         # Forked workers inherit what this process has loaded (the compiled movement kernels, the
         # encounter's board): one combat here spares each worker of each round that start-up.
-        from battlemat.sim.pool import run_chunk
+        from battlemat.sim.pool import Batch, run_chunk
 
-        run_chunk(s.path, [0], s.seed, s.dice, s.max_turns)
+        run_chunk(Batch(s.path, 1, s.seed, s.dice, s.max_turns), [0])
     more([""], s.runs)
     base_rate = _rate(results[""], s.side)
     on = Variant(())

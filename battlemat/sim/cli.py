@@ -39,6 +39,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from battlemat.sim.variants import add_variant_argument
 
     add_variant_argument(p)
+    p.add_argument("--log-run", type=int, default=None, metavar="K",
+                   help="also print the full log of run K (0-based), as `resolve` prints one, "
+                        "with the AI's notes")
+    p.add_argument("--sweep", choices=("styles",), default=None,
+                   help="styles: play the batch under each side's style knobs; warn when the verdict depends on them")
 
 
 def default_workers(runs: int) -> int:
@@ -70,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise BattlematError(f"--report {args.report}: cannot make that folder ({exc.strerror or exc}). "
                                  "Fix: name a folder you can write to") from None
+    if args.log_run is not None and not 0 <= args.log_run < args.runs:
+        raise BattlematError(f"--log-run must be a run of the batch, 0 to {args.runs - 1}")
     path = str(Path(args.encounter).resolve())
     enc = load_encounter(path)  # fails early, in this process, with a clear message
     seed = enc.seed if args.seed is None else args.seed
@@ -103,6 +110,15 @@ def run(args: argparse.Namespace) -> int:
         summary.replay_dir = str(where)
         summary.replays = write_replays(enc, batch, results, where, prefix)
     print_summary(summary)
+    if args.log_run is not None and stop is None:
+        from battlemat.sim.runlog import log_lines
+
+        print(f"\n# run {args.log_run} in full")
+        print("\n".join(log_lines(enc, args.log_run, seed, dice, args.max_turns)))
+    if args.sweep == "styles" and stop is None:
+        from battlemat.sim.sweep import print_sweep, sweep_styles
+
+        print_sweep(sweep_styles(Batch(path, args.runs, seed, dice, args.max_turns), enc, workers))
     if args.report:
         from battlemat.sim.report import write_report
 

@@ -30,11 +30,12 @@ from itertools import zip_longest
 from battlemat.core.encounter import Encounter
 from battlemat.core.memory import MatchMemory
 from battlemat.interrupt import signal_of
+from battlemat.sim.overrides import AI, with_ai
 from battlemat.sim.runner import RunResult, play_one
 
 Progress = Callable[[int], None]  # called with the number of runs just finished
 
-_CACHE: dict[str, Encounter] = {}
+_CACHE: dict[tuple[str, str, AI], Encounter] = {}
 
 
 class Interrupted(KeyboardInterrupt):
@@ -53,34 +54,39 @@ class Interrupted(KeyboardInterrupt):
         self.groups = groups if groups is not None else [results]
 
 
-def _encounter(path: str, variant: str = "") -> Encounter:
-    enc = _CACHE.get(path if not variant else f"{path}\0{variant}")
-    if enc is None:
-        if variant:  # the file's encounter with a what-if change (sim.variants), on the same board
-            from battlemat.sim.variants import build_variant
+def _encounter(path: str, variant: str = "", ai: AI = ()) -> Encounter:
+    """The batch's encounter: the file's, with a what-if change (sim.variants) and tactics or style
+    knobs put on a side (sim.overrides.with_ai); kept per process."""
+    enc = _CACHE.get((path, variant, ai))
+    if enc is not None:
+        return enc
+    if ai:
+        enc = with_ai(_encounter(path, variant), ai)
+    elif variant:  # the file's encounter with a what-if change (sim.variants), on the same board
+        from battlemat.sim.variants import build_variant
 
-            enc = _CACHE[f"{path}\0{variant}"] = build_variant(_encounter(path), path, variant)
-        else:
-            from battlemat.io.encounter import load_encounter
+        enc = build_variant(_encounter(path), path, variant)
+    else:
+        from battlemat.io.encounter import load_encounter
 
-            enc = _CACHE[path] = load_encounter(path)
+        enc = load_encounter(path)
+    _CACHE[path, variant, ai] = enc
     return enc
 
 
-def play_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int,
-               variant: str = "") -> Iterator[RunResult]:
-    """Play the runs `indices` of a batch, one result at a time."""
-    enc = _encounter(path, variant)
+def play_chunk(b: Batch, indices: Sequence[int]) -> Iterator[RunResult]:
+    """Play the runs `indices` of batch `b`, one result at a time."""
+    enc = _encounter(b.path, b.variant, b.ai)
     memory = MatchMemory(enc)  # shared by the chunk's matches: what it holds is the encounter's
     with fewer_collections():
         for i in indices:
-            yield play_one(enc, i, seed, dice, max_turns, memory)
+            yield play_one(enc, i, b.seed, b.dice, b.max_turns, memory)
 
 
-def run_chunk(path: str, indices: Sequence[int], seed: int, dice: str | None, max_turns: int,
-              variant: str = "") -> list[RunResult]:
-    """Play the runs `indices` of a batch. Top-level so process pools and Dask can ship it."""
-    return list(play_chunk(path, indices, seed, dice, max_turns, variant))
+def run_chunk(b: Batch, indices: Sequence[int]) -> list[RunResult]:
+    """Play the runs `indices` of batch `b`. Top-level so process pools and Dask can ship it (a Batch
+    is a small frozen value)."""
+    return list(play_chunk(b, indices))
 
 
 @contextmanager
@@ -126,6 +132,7 @@ class Batch:
     max_turns: int
     variant: str = ""  # a what-if change of the encounter (sim.variants syntax); "" the file as it is
     first: int = 0  # play runs first..runs-1 only (a search playing on with more runs of the same seeds)
+    ai: AI = ()  # tactics and style knobs put on a side for this batch (sim.overrides.with_ai)
 
 
 Work = tuple[int, Batch, list[int]]  # (which batch, the batch, run indices)
@@ -181,7 +188,7 @@ def run_batches(
 def _in_process(work: list[Work]) -> Finished:
     # Run by run, so that a stop keeps every combat finished before it.
     for k, b, part in work:
-        for result in play_chunk(b.path, part, b.seed, b.dice, b.max_turns, b.variant):
+        for result in play_chunk(b, part):
             yield k, [result]
 
 
@@ -195,7 +202,7 @@ def _processes(work: list[Work], workers: int) -> Finished:
     gc.freeze()
     try:
         with _signals_held():  # the workers are made here (_signals_held says why)
-            futures = {pool.submit(run_chunk, b.path, part, b.seed, b.dice, b.max_turns, b.variant): k
+            futures = {pool.submit(run_chunk, b, part): k
                        for k, b, part in work}
         for fut in as_completed(futures):
             yield futures[fut], fut.result()
@@ -313,8 +320,7 @@ def _dask(work: list[Work], address: str) -> Finished:
             "--dask-scheduler needs Dask: pip install 'battlemat[dask]' (dask[distributed])"
         ) from exc
     with Client(address, set_as_default=False) as client:
-        futures = [client.submit(run_chunk, b.path, part, seed=b.seed, dice=b.dice, max_turns=b.max_turns,
-                                 variant=b.variant, pure=False) for _, b, part in work]
+        futures = [client.submit(run_chunk, b, part, pure=False) for _, b, part in work]
         which = {f.key: k for f, (k, _, _) in zip(futures, work, strict=True)}
         complete = False
         try:

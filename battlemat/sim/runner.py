@@ -17,6 +17,7 @@ from battlemat.core.events import Event
 from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.memory import MatchMemory
+from battlemat.core.state import MatchState
 from battlemat.types import XY, CharId
 
 # Event types that record a move cut short; their `rule` (or first rule ID) is the reason.
@@ -83,13 +84,20 @@ class CountingRandom(random.Random):
         return super().getrandbits(k)
 
 
+# One turn of a traced run: the intents the AI declared, why some characters held back (Brain.notes),
+# the turn's events and the state after it.
+Traced = tuple[tuple[Intent, ...], dict[CharId, str], tuple[Event, ...], MatchState]
+
+
 def play_one(  # noqa: PLR0913 - the run's place in its batch, what it shares, and what to keep of it
     enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int,
     memory: MatchMemory | None = None, record: Recording | None = None,
+    trace: list[Traced] | None = None,
 ) -> RunResult:
     """Run `index` of a batch. `memory`: one the batch's matches share (core.memory: a rating's fixed
     parts, allowances, the AI's figures are the encounter's, whichever match asks). `record`: filled
-    with the run's intents and the AI's draws, for a replay (the run plays the same either way)."""
+    with the run's intents and the AI's draws, for a replay (the run plays the same either way).
+    `trace`: a list that gets every turn (Traced), for `simulate --log-run`; it changes nothing in the run."""
     seed = run_seed(batch_seed, index)
     match = Match(enc, seed=seed, dice=dice, memory=memory)
     rng: random.Random = match.rng
@@ -113,6 +121,8 @@ def play_one(  # noqa: PLR0913 - the run's place in its batch, what it shares, a
         for losses in result.side_losses.values():
             losses.append(0)
         events = match.play(intents)
+        if trace is not None:
+            trace.append((tuple(intents), dict(brain.notes), events, match.state))
         _digest(result, events, match, side_of)
         for cid, st in match.state.chars.items():
             if st.active and st.at is not None:
