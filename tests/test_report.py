@@ -75,7 +75,7 @@ def test_replays_play_back_to_the_batch_outcome(tmp_path: Path, capsys: pytest.C
         assert losses == r["losses"]
 
 
-def test_diceless_note_and_replays_beside_the_encounter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_diceless_note_and_replays_where_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     enc_dir = tmp_path / "maps"
     enc_dir.mkdir()
     for f in (ROOT / "maps").iterdir():
@@ -85,8 +85,11 @@ def test_diceless_note_and_replays_beside_the_encounter(tmp_path: Path, capsys: 
                  "--workers", "1", "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "only from the AI's choices" in text
-    assert (enc_dir / "boulder_field-typical.json").is_file()
-    assert read_save(enc_dir / "boulder_field-typical.json").turns
+    assert not list(enc_dir.glob("*.json"))  # nothing written beside the maps unasked
+    assert main(["simulate", str(enc_dir / "boulder_field.toml"), "--runs", "6", "--dice", "none",
+                 "--workers", "1", "--quiet", "--replays", str(tmp_path / "replays")]) == 0
+    saved = tmp_path / "replays" / "boulder_field-typical.json"
+    assert saved.is_file() and read_save(saved).turns
 
 
 def test_one_and_two_workers_give_the_same_report() -> None:

@@ -32,7 +32,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="worker processes on this machine (default: one per core from 100 runs up, else 1; "
                         "the numbers are the same whatever it is)")
     p.add_argument("--max-turns", type=int, default=30, help="stop a combat after this many turns (default 30)")
-    p.add_argument("--report", metavar="DIR", default=None, help="write PNG figures and report.json here")
+    p.add_argument("--report", metavar="DIR", default=None,
+                   help="write PNG figures, report.json and the typical and worst runs as replays here")
+    p.add_argument("--replays", metavar="DIR", default=None,
+                   help="save the typical run and each side's worst run as replays here (default: the --report folder)")
     p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -101,12 +104,17 @@ def run(args: argparse.Namespace) -> int:
             results, stop = exc.results, exc
     status = 0 if stop is None else stopped(stop)  # "battlemat: interrupted" on stderr; the summary says more
     summary = summarise(enc, results, seed, dice, args.max_turns, planned=args.runs)
-    if stop is None:  # an interrupted batch stops now: its runs are not played again for replays
+    folder = args.replays or args.report  # replays go where asked: never into the maps' folder unasked
+    if stop is None and folder:  # an interrupted batch stops now: its runs are not played again for replays
         from battlemat.sim.replays import write_replays
 
-        where = Path(args.report) if args.report else Path(path).parent
-        prefix = "" if args.report else f"{Path(path).stem}-"
-        where.mkdir(parents=True, exist_ok=True)
+        where = Path(folder)
+        prefix = "" if args.report and folder == args.report else f"{Path(path).stem}-"
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BattlematError(f"--replays {folder}: cannot make that folder ({exc.strerror or exc}). "
+                                 "Fix: name a folder you can write to") from None
         summary.replay_dir = str(where)
         summary.replays = write_replays(enc, batch, results, where, prefix)
     print_summary(summary)
