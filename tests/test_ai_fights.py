@@ -78,7 +78,7 @@ def test_arena_table_and_tactics_beat_random() -> None:
     assert [(r.side, r.baseline) for r in rows] == [
         ("travellers", "random"), ("travellers", "greedy"), ("bandits", "random"), ("bandits", "greedy")]
     table = format_table("Forest Ambush", rows, 11)
-    assert len(table.splitlines()) == 2 + len(rows) + 1
+    assert len(table.splitlines()) == 2 + len(rows) + 2
     assert rows[0].beats
 
 

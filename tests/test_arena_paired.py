@@ -1,0 +1,55 @@
+"""The arena's paired statistics (issue 18 item 2): hand-made per-seed outcomes with known answers."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from battlemat.sim.arena import compare, newcombe, paired_mean, paired_wins
+from battlemat.sim.stats import Z95, wilson
+
+
+def test_paired_wins_without_both_kinds_of_seed_is_newcombe() -> None:
+    # 4 seeds won with the tactics alone, 36 lost both ways: the 2x2 table has an empty column, so
+    # phi is 0 and the paired interval is the unpaired one; it includes 0, as the sign test says
+    # (4 discordant seeds all one way: p = 2 / 2**4 = 0.125)
+    pairs = [(True, False)] * 4 + [(False, False)] * 36
+    d, lo, hi = paired_wins(pairs)
+    assert (d, lo, hi) == pytest.approx(newcombe(4, 40, 0, 40))
+    assert d == pytest.approx(0.1) and lo < 0 < hi
+    assert paired_wins([(True, False)] * 10 + [(False, False)] * 30)[1] > 0  # 10 to 0: p = 0.002
+
+
+def test_paired_wins_known_value() -> None:
+    # a=10 both, b=5 tactics only, c=1 baseline only, d=24 neither (n=40), by hand:
+    # phi = (ad - bc - n/2) / sqrt((a+b)(c+d)(a+c)(b+d)) = (240 - 5 - 20) / sqrt(15*25*11*29)
+    pairs = [(True, True)] * 10 + [(True, False)] * 5 + [(False, True)] + [(False, False)] * 24
+    l1, u1 = wilson(15, 40)
+    l2, u2 = wilson(11, 40)
+    p, q = 15 / 40, 11 / 40
+    phi = 215 / math.sqrt(15 * 25 * 11 * 29)
+    lo = p - q - math.sqrt((p - l1) ** 2 - 2 * phi * (p - l1) * (u2 - q) + (u2 - q) ** 2)
+    hi = p - q + math.sqrt((u1 - p) ** 2 - 2 * phi * (u1 - p) * (q - l2) + (q - l2) ** 2)
+    assert paired_wins(pairs) == pytest.approx((0.1, lo, hi))
+    # pairing narrows the interval of correlated outcomes against the unpaired one
+    _, ulo, uhi = newcombe(15, 40, 11, 40)
+    assert ulo < lo and hi < uhi
+
+
+def test_paired_mean_known_values() -> None:
+    assert paired_mean([1, 1, 1, 1]) == (1.0, 1.0, 1.0)
+    half = Z95 * math.sqrt(40 / 39) / math.sqrt(40)  # diffs 0 and 2, twenty each: sd = sqrt(40/39)
+    assert paired_mean([0, 2] * 20) == pytest.approx((1.0, 1.0 - half, 1.0 + half))
+
+
+def test_verdicts() -> None:
+    always = [(True, 5)] * 20 + [(True, 4)] * 20
+    row = compare("monsters", "greedy", always, [(True, 4)] * 40)  # both win every seed: margin decides
+    assert row.ceiling and row.margin_low > 0 and row.beats and row.verdict == "beats it"
+    row = compare("monsters", "greedy", [(True, 4)] * 40, always)
+    assert row.ceiling and not row.beats and row.verdict == "NOT better"
+    row = compare("goblins", "greedy", [(True, 0)] * 4 + [(False, 0)] * 36, [(False, 0)] * 40)
+    assert not row.ceiling and not row.beats and row.verdict == "ahead on wins"
+    row = compare("patrol", "greedy", [(True, 0)] * 30 + [(False, 0)] * 10, [(False, 0)] * 40)
+    assert row.low > 0 and row.verdict == "beats it"
