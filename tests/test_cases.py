@@ -187,3 +187,11 @@ def test_a_bad_inline_map_names_the_square_kind_and_the_fix() -> None:
         _run(text)
     assert "map.rows: 'X' is not in the legend" in str(err.value)
     assert "map.legend.'H'.level: level is a whole number -99..99, found 'up'" in str(err.value)
+
+
+def test_an_inline_map_square_marked_mechanical_without_a_hazard_loads() -> None:
+    """`mechanical` belongs to a hazard (O2); on its own it marks nothing, as harm alone does, and
+    must not be taken for a terrain array of the board."""
+    text = _kwirt("").replace("[[character]]", '[map]\nrows = ["...", ".M."]\nlegend = { M = { mechanical = true } }\n'
+                              "[[character]]", 1)
+    _run(text)

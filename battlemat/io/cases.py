@@ -44,7 +44,7 @@ from battlemat.io.encounter import parse_encounter
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_CELLS
 from battlemat.io.rules_file import load_rules
-from battlemat.io.tiled.terrain import PRESETS, TERRAIN_NAMES
+from battlemat.io.tiled.terrain import INT_LIMITS, PRESETS, TERRAIN_NAMES
 from battlemat.types import CharId
 
 CASE_TABLES = ("case", "map", "start", "sheet")  # the tables a case adds to the encounter format
@@ -71,8 +71,8 @@ LEGEND: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "=": {"opaque": True},
     **{str(n): {"level": n} for n in range(1, 10)},
 })
+_ARRAYS = ("blocked", "difficult", "opaque", "pit", "difficult_dirs", "level", "cover")  # Board's terrain arrays
 _BOOLS = ("blocked", "difficult", "opaque", "pit", "mechanical")
-_LIMITS = {"level": (-99, 99), "cover": (0, 2), "harm": (1, 99)}  # as a Tiled map's (io.tiled.terrain)
 _HEX_TILES = {"x": (64, 56), "y": (56, 64)}  # flat-topped columns, pointy-topped rows (Board.direction)
 
 
@@ -314,11 +314,11 @@ def _terrain(r: _CaseReader, spec: Mapping[str, Any], place: str) -> dict[str, A
             return None
         values[key] = value
     for key, value in values.items():
-        low, high = _LIMITS.get(key, (0, 0))
+        low, high = INT_LIMITS.get(key, (0, 0))
         if key in _BOOLS and not isinstance(value, bool):
             r.bad(f"{place}.{key}", f"{key} is true or false, found {value!r}", f"write {key} = true")
             return None
-        if key in _LIMITS and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
+        if key in INT_LIMITS and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
             r.bad(f"{place}.{key}", f"{key} is a whole number {low}..{high}, found {value!r}", f"write {key} = {low}")
             return None
     try:
@@ -347,7 +347,7 @@ def _arrays(r: _CaseReader, m: Mapping[str, Any], rows: list[str], specs: Mappin
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             for key, value in specs[ch].items():
-                if key in _BOOLS or key in ("difficult_dirs", "level", "cover"):
+                if key in _ARRAYS:
                     arrays[key][y, x] = value
                 elif key == "hazard":
                     if value not in hazards:

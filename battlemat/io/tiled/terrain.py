@@ -34,6 +34,10 @@ IGNORED_NAMES = ("note", "description")  # free text a game master may keep on t
 _BOOL = ("blocked", "difficult", "opaque", "pit")  # each a board array
 _HAZARD_BOOL = ("mechanical",)  # part of a hazard (O2), read with it
 _INT = ("level", "cover", "harm")
+# The range of each whole-number property, and what it means (for the message when it is out of range).
+INT_LIMITS = {"level": (-99, 99), "cover": (0, 2), "harm": (1, 99)}
+_INT_MEANING = {"level": "an elevation", "cover": "cover 1 or 2 (R4), 0 for none",
+                "harm": "the losses a hazard inflicts (E1)"}
 
 # Tile and object classes that name terrain (DESIGN: "A tile's Tiled class may name a terrain preset").
 # Their values are defaults: properties on the tile or object override them. The Tiled project file
@@ -183,10 +187,9 @@ class TerrainReader:
                                            f"make {name} an int property"))
                 return None
             whole = int(number)
-            limits = {"level": (-99, 99), "cover": (0, 2), "harm": (1, 99)}[name]
+            limits = INT_LIMITS[name]
             if not limits[0] <= whole <= limits[1]:
-                meaning = {"level": "an elevation", "cover": "cover 1 or 2 (R4), 0 for none",
-                           "harm": "the losses a hazard inflicts (E1)"}[name]
+                meaning = _INT_MEANING[name]
                 self.errors.append(Problem(file, where, f"{name} is {meaning}, {limits[0]}..{limits[1]}, found {whole}",
                                            f"use a value from {limits[0]} to {limits[1]}"))
                 return None
