@@ -8,7 +8,6 @@ together. Nothing is written.
 from __future__ import annotations
 
 import importlib.util
-import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,6 @@ from battlemat.io.limits import (
     MAX_ARENA_SQUARE,
     MAX_CELLS,
     MAX_CHARACTERS,
-    MAX_DATA_NESTING,
     MAX_ENCOUNTER_BYTES,
     MAX_RULES_LIST,
     MAX_RULES_NUMBER,
@@ -33,7 +31,7 @@ from battlemat.io.limits import (
 )
 from battlemat.io.names import dice_problem, did_you_mean, shown, unknown_name
 from battlemat.io.rules_file import load_rules
-from battlemat.io.userfile import check_nesting, check_parsed_nesting, read_user_text, why_unreadable
+from battlemat.io.userfile import read_user_data, why_unreadable
 
 _ENCOUNTER_KEYS = {"title", "seed", "dice", "map"}
 _CHAR_KEYS = {
@@ -161,22 +159,8 @@ def load_encounter(path: str | Path, rules: Rules | None = None, with_map: bool 
 def read_encounter_data(path: Path) -> dict[str, Any]:
     """The TOML tables of an encounter file, read within the bounds of `io.limits`: at most
     MAX_ENCOUNTER_BYTES, nested at most MAX_DATA_NESTING deep. Raises LoadError."""
-    file = str(path)
-    text = read_user_text(path, MAX_ENCOUNTER_BYTES, "encounter",
-                          "an encounter needs a few KB: split it, or check that this is the right file")
-    check_nesting(text, file, "toml")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LoadError.one(file, "", f"not valid TOML: {exc}", "fix the syntax at that line and column") from None
-    except ValueError as exc:  # an int of more than 4,300 digits (Python's bound on int conversion)
-        raise LoadError.one(file, "", f"not a number battlemat can read ({str(exc).split(';')[0]})",
-                            "write numbers of a few digits") from None
-    except RecursionError:  # check_nesting bounds the brackets; kept so no input can reach a traceback
-        raise LoadError.one(file, "", f"tables and arrays nest more than {MAX_DATA_NESTING} deep",
-                            "flatten the data") from None
-    check_parsed_nesting(data, file)
-    return data
+    return read_user_data(path, MAX_ENCOUNTER_BYTES, "encounter",
+                          "an encounter needs a few KB: split it, or check that this is the right file", "toml")
 
 
 def parse_encounter(

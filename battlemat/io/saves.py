@@ -32,10 +32,10 @@ from battlemat.core.errors import BattlematError, RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier
 from battlemat.io.errors import LoadError, Problem
-from battlemat.io.limits import MAX_CELLS, MAX_CHARACTERS, MAX_DATA_NESTING, MAX_SAVE_BYTES, MAX_SEED, MAX_TURNS
+from battlemat.io.limits import MAX_CELLS, MAX_CHARACTERS, MAX_SAVE_BYTES, MAX_SEED, MAX_TURNS
 from battlemat.io.names import dice_problem, shown, unknown_name
 from battlemat.io.rules_file import load_rules
-from battlemat.io.userfile import check_nesting, read_user_text, why_unreadable
+from battlemat.io.userfile import read_user_data, why_unreadable
 
 FORMAT = "battlemat-save"
 FORMAT_VERSION = 1
@@ -249,21 +249,9 @@ def read_save(path: str | Path) -> Save:
     """Read a save; every problem raises LoadError naming the file, the place and the fix. The file is
     read within the bounds of `io.limits` (MAX_SAVE_BYTES, MAX_DATA_NESTING, MAX_TURNS) and checked whole:
     what comes back replays, or fails only where the save does not fit its encounter (`replay_problem`)."""
-    file = str(path)
-    text = read_user_text(path, MAX_SAVE_BYTES, "save",
-                          "a save of a long combat is a few hundred KB: restore a good copy")
-    check_nesting(text, file, "json")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LoadError.one(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}", "restore a good copy") from None
-    except ValueError as exc:  # an int of more than 4,300 digits (Python's bound on int conversion)
-        raise LoadError.one(file, "", f"not a number battlemat can read ({str(exc).split(';')[0]})",
-                            "restore a good copy") from None
-    except RecursionError:  # check_nesting bounds the brackets; kept so no input can reach a traceback
-        raise LoadError.one(file, "", f"arrays and objects nest more than {MAX_DATA_NESTING} deep",
-                            "restore a good copy") from None
-    return save_from_data(data, file)
+    data = read_user_data(path, MAX_SAVE_BYTES, "save",
+                          "a save of a long combat is a few hundred KB: restore a good copy", "json")
+    return save_from_data(data, str(path))
 
 
 def save_from_data(data: Any, file: str) -> Save:

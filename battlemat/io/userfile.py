@@ -10,9 +10,11 @@ and the fix. Bounds live in `battlemat.io.limits` with their reasons.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import stat
+import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -102,6 +104,34 @@ def read_user_text(path: str | Path, limit: int, what: str, fix_big: str) -> str
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise LoadError.one(str(path), f"line {line}", "not UTF-8 text", "save the file as UTF-8") from None
+
+
+def read_user_data(path: str | Path, limit: int, what: str, fix_big: str, syntax: Syntax) -> Any:
+    """The parsed data of a TOML file a person wrote (an encounter) or a JSON file battlemat wrote (a
+    save): read with `read_user_text`, its nesting bounded before parsing (`check_nesting`) and after
+    (TOML's dotted keys nest without brackets), every parse failure a LoadError. The fixes differ by
+    who writes the file: a TOML file is edited, a JSON one restored."""
+    file = str(path)
+    text = read_user_text(path, limit, what, fix_big)
+    check_nesting(text, file, syntax)
+    toml = syntax == "toml"
+    restore = "restore a good copy"
+    try:
+        data = tomllib.loads(text) if toml else json.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LoadError.one(file, "", f"not valid TOML: {exc}", "fix the syntax at that line and column") from None
+    except json.JSONDecodeError as exc:
+        raise LoadError.one(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}", restore) from None
+    except ValueError as exc:  # an int of more than 4,300 digits (Python's bound on int conversion)
+        raise LoadError.one(file, "", f"not a number battlemat can read ({str(exc).split(';')[0]})",
+                            "write numbers of a few digits" if toml else restore) from None
+    except RecursionError:  # check_nesting bounds the brackets; kept so no input can reach a traceback
+        what_nests = "tables and arrays" if toml else "arrays and objects"
+        raise LoadError.one(file, "", f"{what_nests} nest more than {MAX_DATA_NESTING} deep",
+                            "flatten the data" if toml else restore) from None
+    if toml:
+        check_parsed_nesting(data, file)
+    return data
 
 
 # Characters that matter to the nesting of TOML or JSON text: brackets, quotes, and TOML's comments.
