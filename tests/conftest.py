@@ -92,3 +92,15 @@ def random_board(draw, shape: tuple[str, str, str], size: int = 11, stairs: floa
                   difficult=(roll >= 0.12) & (roll < 0.25), pit=(roll >= 0.25) & (roll < 0.3),
                   level=levels, difficult_dirs=dirs)
     return board, [(x, y) for y in range(h) for x in range(w) if board.enterable((x, y))]
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    """The play window on the default encounter, two frames in, driven by real input events
+    (tests/test_ui.py's helpers); closed after the test."""
+    from test_ui import make_app, ticks
+
+    a = make_app(tmp_path)
+    ticks(a, 2)
+    yield a
+    a.close()

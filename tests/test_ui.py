@@ -98,14 +98,6 @@ def finish_turn(app: App, limit: int = 2000) -> None:
 
 
 
-@pytest.fixture
-def app(tmp_path: Path):
-    a = make_app(tmp_path)
-    ticks(a, 2)
-    yield a
-    a.close()
-
-
 def test_select_declare_and_resolve_a_full_turn_with_input_events(app, tmp_path: Path) -> None:
     play = app.play
     key(app, pygame.K_TAB)

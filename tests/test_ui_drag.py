@@ -20,7 +20,6 @@ from test_ui import (  # noqa: E402
     click,
     finish_turn,
     key,
-    make_app,
     press_resolve,
     skill_key,
     square_pos,
@@ -93,14 +92,6 @@ def the_route(app, sq: tuple[int, int]) -> movement.Route:
     ctx = movement.context(s.enc, chars, s.enc.by_id[d.who].side, sticky_uses(s.enc, visible), who=d.who)
     rc = movement.reach(s.board, s.enc.rules, mover, ctx)
     return rc.route_to(sq)
-
-
-@pytest.fixture
-def app(tmp_path: Path):
-    a = make_app(tmp_path)
-    ticks(a, 2)
-    yield a
-    a.close()
 
 
 def _pick(app, who: str, half: str) -> None:

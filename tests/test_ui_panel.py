@@ -114,14 +114,6 @@ def play_a_turn(app) -> None:
     finish_turn(app)
 
 
-@pytest.fixture
-def app(tmp_path: Path):
-    a = make_app(tmp_path)
-    ticks(a, 2)
-    yield a
-    a.close()
-
-
 # -- item 6: a log to read at the table --------------------------------------------------------------
 def test_the_log_widens_with_the_window_and_b_gives_it_the_whole_panel(app) -> None:
     side = app.play.side

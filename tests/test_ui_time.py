@@ -32,14 +32,6 @@ TITLE = "Valtor's Lore"
 CTRL_SHIFT = pygame.KMOD_CTRL | pygame.KMOD_SHIFT
 
 
-@pytest.fixture
-def app(tmp_path: Path):
-    a = make_app(tmp_path)
-    ticks(a, 2)
-    yield a
-    a.close()
-
-
 def play_turns(app, n: int) -> None:
     """Resolve n turns as they stand (idle player characters confirmed), skipping the animation."""
     for _ in range(n):
