@@ -78,7 +78,7 @@ def test_arena_table_and_tactics_beat_random() -> None:
     assert [(r.side, r.baseline) for r in rows] == [
         ("travellers", "random"), ("travellers", "greedy"), ("bandits", "random"), ("bandits", "greedy")]
     table = format_table("Forest Ambush", rows, 11)
-    assert len(table.splitlines()) == 2 + len(rows) + 2
+    assert len(table.splitlines()) == 2 + len(rows) + 3
     assert rows[0].beats
 
 
@@ -125,3 +125,19 @@ def test_sweep_warns_when_the_verdict_moves() -> None:
     steady = [SweepRow("ogres", "a", {"watch": 10, "ogres": 10}, 20),
               SweepRow("ogres", "b", {"watch": 11, "ogres": 9}, 20)]
     assert warnings(steady) == []
+
+
+def test_outmatched_brawler_guards_instead_of_trading_losing_blows() -> None:
+    """C2, C5: next to the giant lizard (Melee 4), Kwirt's best blow is 2; his Dodge 5 holds the bite
+    and costs nothing, so he guards, naming the lizard, and the AI note says why. The lizard can never
+    hurt him: every combat runs to the turn cap. A reckless Kwirt trades blows and falls."""
+    enc = load_encounter(MAPS / "boulder_field.toml")
+    result, turns = trace_run(enc, 0, enc.seed, None, 8)
+    assert result.winner is None and not result.chars["kwirt"].defeated
+    guarded = [i for intents, *_ in turns for i in intents if i.who == "kwirt" and i.target == "lizard"]
+    assert guarded and all(i.use in ("Block", "Dodge") for i in guarded)
+    notes = [n for _, n, *_ in turns if "kwirt" in n]
+    assert notes and "outmatched by Giant lizard" in notes[-1]["kwirt"]
+    reckless = with_ai(enc, (("heroes", "", "risk=reckless"),))
+    result, _ = trace_run(reckless, 0, enc.seed, None, 8)
+    assert result.chars["kwirt"].defeated

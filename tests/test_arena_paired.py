@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from battlemat.sim.arena import compare, newcombe, paired_mean, paired_wins
-from battlemat.sim.stats import Z95, wilson
+from battlemat.sim.arena import compare, newcombe, outcome_of, paired_wins
+from battlemat.sim.stats import wilson
 
 
 def test_paired_wins_without_both_kinds_of_seed_is_newcombe() -> None:
@@ -37,19 +37,21 @@ def test_paired_wins_known_value() -> None:
     assert ulo < lo and hi < uhi
 
 
-def test_paired_mean_known_values() -> None:
-    assert paired_mean([1, 1, 1, 1]) == (1.0, 1.0, 1.0)
-    half = Z95 * math.sqrt(40 / 39) / math.sqrt(40)  # diffs 0 and 2, twenty each: sd = sqrt(40/39)
-    assert paired_mean([0, 2] * 20) == pytest.approx((1.0, 1.0 - half, 1.0 + half))
-
-
 def test_verdicts() -> None:
-    always = [(True, 5)] * 20 + [(True, 4)] * 20
-    row = compare("monsters", "greedy", always, [(True, 4)] * 40)  # both win every seed: margin decides
-    assert row.ceiling and row.margin_low > 0 and row.beats and row.verdict == "beats it"
-    row = compare("monsters", "greedy", [(True, 4)] * 40, always)
-    assert row.ceiling and not row.beats and row.verdict == "NOT better"
-    row = compare("goblins", "greedy", [(True, 0)] * 4 + [(False, 0)] * 36, [(False, 0)] * 40)
-    assert not row.ceiling and not row.beats and row.verdict == "ahead on wins"
-    row = compare("patrol", "greedy", [(True, 0)] * 30 + [(False, 0)] * 10, [(False, 0)] * 40)
-    assert row.low > 0 and row.verdict == "beats it"
+    """Wins decide where they can; where they cannot, the whole outcome, seed by seed (Outcome order)."""
+    fast, slow = outcome_of(2, 1, 2), outcome_of(2, 1, 3)
+    assert fast > slow > outcome_of(1, 0, 30) > outcome_of(0, 0, 9) > outcome_of(0, 0, 3)
+    assert outcome_of(0, 1, 3) > outcome_of(0, 0, 9)  # a foe put out of the fight first, then time
+    row = compare("monsters", "greedy", [fast] * 40, [slow] * 40)  # both win every seed: the time decides
+    assert (row.better, row.worse) == (40, 0) and row.beats and row.verdict == "beats it (outcomes)"
+    row = compare("monsters", "greedy", [slow] * 40, [fast] * 40)
+    assert not row.beats and row.verdict == "NOT better"
+    assert compare("a", "random", [slow] * 40, [slow] * 40).verdict == "same every combat"
+    won, lost = outcome_of(2, 4, 5), outcome_of(0, -4, 5)
+    row = compare("goblins", "greedy", [won] * 4 + [lost] * 36, [lost] * 40)  # 4 to 0: no proof
+    assert row.low < 0 < row.high and not row.beats and row.verdict == "NOT better"
+    row = compare("patrol", "greedy", [won] * 30 + [lost] * 10, [lost] * 40)
+    assert row.low > 0 and row.verdict == "beats it (wins)"
+    # fewer wins with the tactics is never made up by the rest of the outcome
+    row = compare("ogres", "greedy", [lost] * 12 + [fast] * 28, [won] * 40)
+    assert row.high < 0 and not row.beats

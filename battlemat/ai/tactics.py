@@ -4,7 +4,9 @@ Chosen per character by `ai =` in the encounter. Each tactic is a plain function
 names to them. A tactic may return None (stand idle). Whatever it returns is checked by the
 resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal idea never reaches play.
 
-- brawler: closes in; Press when it can charge, Melee when already adjacent (Melee is sticky, M6).
+- brawler: closes in; Press when it can charge, Melee when already adjacent (Melee is sticky, M6);
+  next to a foe whose blows beat its own (with its allies' group bonus), Block or Dodge when that
+  holds the foe (C2, C5), and the log's AI note says so.
 - archer: keeps its distance and shoots what it sees (R1, R4); when engaged it throws or steps away.
 - skirmisher: hides first (Stealth, O4), provokes chargers (Provoke +2 vs Press, S8), flanks (R5).
 - guardian: holds the foe nearest its weakest ally with sticky Melee; strikes a foe next to it; else
@@ -107,9 +109,14 @@ def brawler(v: View) -> Intent | None:
         return _best_any(v, foe)
     if v.board is not None:
         if v.adjacent(v.me, foe):
+            guard = _stand_off(v, foe)
+            if guard is not None:
+                return Intent(v.me.id, guard, foe.id)
             sticky = v.memory.last_target.get(v.me.id) == foe.id and v.rng.random() < 0.7
             use = "Melee" if melee > press or (melee == press and sticky) or press == 0 else "Press"
             return Intent(v.me.id, use, foe.id)
+        if _stand_off(v, foe) is not None:
+            return _advance(v, foe)  # no charge into blows that beat mine: close in behind the guard
         near = v.distance(v.me, foe) <= v.allowance("Press") + 1
         if press > 0 and near and v.charge_reaches(foe) and v.rng.random() < 0.85:
             return Intent(v.me.id, "Press", foe.id)  # M7: the charge finds its own line
@@ -118,6 +125,29 @@ def brawler(v: View) -> Intent | None:
     engaged = v.memory.last_target.get(v.me.id) == foe.id
     use = "Melee" if (engaged and melee >= press and v.rng.random() < 0.7) or press == 0 else "Press"
     return Intent(v.me.id, use, foe.id)
+
+
+def _stand_off(v: View, foe: Character) -> str | None:
+    """The guard to raise against `foe` next to me when trading blows can only cost me: its best reach
+    attack beats my best one even with the group bonus of the allies beside it (S7; the difference
+    is my losses, C2), while my Block or Dodge, named on it at full rating, holds it (C5: a defence
+    inflicts nothing, so it costs nothing either). A cautious character also guards where blows
+    would be even (C3: equal reach attacks hurt nobody); a reckless one never does. The log's AI note
+    says why it holds back."""
+    if v.risk == "reckless":
+        return None
+    theirs = v.strength(foe)[1]
+    allies = sum(1 for a in v.allies() if v.adjacent(a, foe))
+    mine = max(v.my("Melee"), v.my("Press")) + v.enc.rules.group_bonus(allies + 1)
+    guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    held = v.my(guard)
+    if held < theirs or held <= mine:
+        return None
+    if mine < theirs or (v.risk == "cautious" and mine == theirs):
+        v.note = (f"outmatched by {foe.name} (its {theirs} against my {mine}): {guard} at {held} "
+                  "keeps me from losses (C5)")
+        return guard
+    return None
 
 
 def _danger(v: View, f: Character) -> tuple[int, int]:

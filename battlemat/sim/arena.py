@@ -9,9 +9,12 @@ built from the per-seed outcomes (won with the tactics, won with the baseline) a
 intervals (sim.stats.wilson), with the correlation of the pairs. Unlike the normal interval on the
 per-seed differences (mean +- 1.96 sd / sqrt n), it stays honest when few seeds disagree (4 seeds
 won by the tactics alone and none the other way is no proof at 95%: a sign test gives p = 0.125).
-Where both win rates sit at a ceiling (0% or 100%: every seed ties), the loss margin decides, with
-the paired normal interval of its per-seed differences. Results do not depend on the number of
-workers (sim.pool).
+Where the win rates cannot tell the two apart (both at 0% or 100%, where every seed ties, or too
+close), the whole outcome of each seed decides, compared seed by seed (Outcome: the result, then the
+foes put out of the fight less its own, then a win sooner or a loss later), with the same paired
+interval on the seeds that end better with the tactics and those that end better with the baseline.
+Losses dealt past a defeat count for nothing: a loss margin would rank a harder blow on a fallen foe
+above a faster win. Results do not depend on the number of workers (sim.pool).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from pathlib import Path
 
 from battlemat.core.errors import BattlematError
 from battlemat.sim.pool import Batch
-from battlemat.sim.stats import Z95, wilson
+from battlemat.sim.stats import wilson
 
 BASELINES = ("random", "greedy")
 
@@ -69,16 +72,24 @@ def paired_wins(pairs: Sequence[tuple[bool, bool]]) -> tuple[float, float, float
     return d, max(-1.0, lo), min(1.0, hi)
 
 
-def paired_mean(diffs: Sequence[float]) -> tuple[float, float, float]:
-    """The mean of per-seed differences with its normal 95% interval, mean +- 1.96 sd / sqrt(n)
-    (as the what-if variants' paired change, sim.variants.paired)."""
-    n = len(diffs)
-    if n == 0:
-        return 0.0, -math.inf, math.inf
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
+@dataclass(frozen=True, order=True)
+class Outcome:
+    """How one combat ended for a side, in the order the arena ranks outcomes: the result first (won,
+    undecided, lost), then the foes put out of the fight (defeated or fled) less its own, then the
+    time: a win sooner, a loss later. Losses dealt past a defeat count for nothing here (a harder
+    blow on a fallen foe is no better play)."""
+
+    result: int  # 2 won, 1 undecided (a draw or the turn cap), 0 lost
+    out: int  # foes out of the fight less own characters out
+    time: int  # -turns when won, +turns when lost, 0 when undecided
+
+    @property
+    def won(self) -> bool:
+        return self.result == 2
+
+
+def outcome_of(result: int, out: int, turns: int) -> Outcome:
+    return Outcome(result, out, -turns if result == 2 else turns if result == 0 else 0)
 
 
 @dataclass
@@ -88,59 +99,58 @@ class Row:
     runs: int
     tactics_wins: int
     baseline_wins: int
-    diff: float
+    diff: float  # win rate with the tactics less with the baseline, and its paired 95% interval
     low: float
     high: float
-    tactics_margin: float = 0.0  # mean losses dealt less losses taken a combat, with the side's tactics
-    baseline_margin: float = 0.0  # the same with the baseline
-    margin_low: float = 0.0  # paired 95% interval of the margin's per-seed difference
-    margin_high: float = 0.0
-
-    @property
-    def ceiling(self) -> bool:
-        """Both win every combat, or both lose every one: the win rates cannot tell them apart."""
-        return self.tactics_wins == self.baseline_wins and self.tactics_wins in (0, self.runs)
+    better: int = 0  # seeds whose outcome ranks higher with the tactics (Outcome order)
+    worse: int = 0  # ... higher with the baseline
+    order_diff: float = 0.0  # (better - worse) / runs, and its paired 95% interval
+    order_low: float = 0.0
+    order_high: float = 0.0
 
     @property
     def beats(self) -> bool:
-        """Wins more (the paired interval above 0); where both win rates sit at the same ceiling,
-        trades losses better (the paired interval of the margin above 0)."""
-        if self.ceiling:
-            return self.margin_low > 0
-        return self.low > 0
+        """Wins more (the win rates' paired interval above 0); where the win rates cannot tell them
+        apart (the interval holds 0: both at 0% or 100%, or too close), ends combats better seed by
+        seed (the paired interval of better less worse above 0)."""
+        if self.low > 0:
+            return True
+        return self.high >= 0 and self.order_low > 0
 
     @property
     def verdict(self) -> str:
+        if self.low > 0:
+            return "beats it (wins)"
         if self.beats:
-            return "beats it"
-        if self.diff > 0:
-            return "ahead on wins"
-        if self.diff == 0 and self.tactics_margin > self.baseline_margin:
-            return "ahead on losses"
+            return "beats it (outcomes)"
+        if self.better == self.worse == 0:
+            return "same every combat"
         return "NOT better"
 
 
-def outcomes(batch: Batch, side: str, workers: int) -> list[tuple[bool, int]]:
-    """Per run, in run order: whether the side won, and its margin of losses (dealt to foes less taken)."""
+def outcomes(batch: Batch, side: str, workers: int) -> list[Outcome]:
+    """Per run, in run order, how the combat ended for the side (Outcome)."""
     from battlemat.io.encounter import load_encounter
     from battlemat.sim.pool import run_batch
 
     enc = load_encounter(batch.path)
     out = []
     for r in run_batch(batch, workers=workers):
-        margin = sum(-n if enc.by_id[cid].side == side else n for cid, n in r.losses_taken.items())
-        out.append((r.winner == side, margin))
+        result = 2 if r.winner == side else 1 if r.winner is None else 0
+        gone = sum(1 if enc.by_id[cid].side != side else -1
+                   for cid, c in r.chars.items() if c.defeated or c.fled)
+        out.append(outcome_of(result, gone, r.turns))
     return out
 
 
-def compare(side: str, baseline: str, mine: Sequence[tuple[bool, int]],
-            theirs: Sequence[tuple[bool, int]]) -> Row:
+def compare(side: str, baseline: str, mine: Sequence[Outcome], theirs: Sequence[Outcome]) -> Row:
     """A row of the table from the per-seed outcomes of the tactics and of the baseline (same seeds)."""
     n = len(mine)
-    d, lo, hi = paired_wins([(x[0], y[0]) for x, y in zip(mine, theirs, strict=True)])
-    _, mlo, mhi = paired_mean([x[1] - y[1] for x, y in zip(mine, theirs, strict=True)])
-    return Row(side, baseline, n, sum(x[0] for x in mine), sum(y[0] for y in theirs), d, lo, hi,
-               sum(x[1] for x in mine) / n, sum(y[1] for y in theirs) / n, mlo, mhi)
+    pairs = list(zip(mine, theirs, strict=True))
+    d, lo, hi = paired_wins([(x.won, y.won) for x, y in pairs])
+    od, olo, ohi = paired_wins([(x > y, y > x) for x, y in pairs])
+    return Row(side, baseline, n, sum(x.won for x in mine), sum(y.won for y in theirs), d, lo, hi,
+               sum(x > y for x, y in pairs), sum(y > x for x, y in pairs), od, olo, ohi)
 
 
 def arena(path: str, runs: int, seed: int, dice: str | None, max_turns: int, workers: int) -> list[Row]:  # noqa: PLR0913
@@ -186,14 +196,17 @@ def format_table(title: str, rows: list[Row], seed: int) -> str:
     n = rows[0].runs if rows else 0
     out = [f"{title}: arena, {n} combats each, seed {seed} (same seeds for every row)",
            f"{'side':<12} {'baseline':<8} {'tactics':>8} {'baseline':>9} {'difference':>11}  "
-           f"{'paired 95%':<18} {'margin':>13}  {'margin diff 95%':<15}  verdict"]
+           f"{'paired 95%':<18} {'better/worse':>12}  {'paired 95%':<18}  verdict"]
     for r in rows:
         interval = f"{r.low:+.1%} to {r.high:+.1%}"
-        margin = f"{r.tactics_margin:+.1f} vs {r.baseline_margin:+.1f}"
-        mint = f"{r.margin_low:+.1f} to {r.margin_high:+.1f}"
+        order = f"{r.better}/{r.worse}"
+        ointerval = f"{r.order_low:+.1%} to {r.order_high:+.1%}"
         out.append(f"{r.side:<12} {r.baseline:<8} {r.tactics_wins / r.runs:>8.1%} {r.baseline_wins / r.runs:>9.1%} "
-                   f"{r.diff:>+11.1%}  {interval:<18} {margin:>13}  {mint:<15}  {r.verdict}")
-    out.append("paired 95%: Newcombe's interval for paired rates, seed by seed; beats it when it lies above 0")
-    out.append("margin: losses dealt to foes less losses taken, mean a combat; where both rates are 0% or 100%,"
-               " beats it when the paired interval of its per-seed difference lies above 0")
+                   f"{r.diff:>+11.1%}  {interval:<18} {order:>12}  {ointerval:<18}  {r.verdict}")
+    out.append("difference: the win rate with the tactics less with the baseline; paired 95%: Newcombe's interval"
+               " for paired rates, seed by seed")
+    out.append("better/worse: seeds that end better with the tactics / with the baseline (won > undecided > lost,"
+               " then foes out of the fight less own, then a win sooner or a loss later)")
+    out.append("beats it (wins): the win rates' interval lies above 0; beats it (outcomes): they cannot tell the two"
+               " apart, and better less worse has its interval above 0")
     return "\n".join(out)
