@@ -141,3 +141,14 @@ def test_outmatched_brawler_guards_instead_of_trading_losing_blows() -> None:
     reckless = with_ai(enc, (("heroes", "", "risk=reckless"),))
     result, _ = trace_run(reckless, 0, enc.seed, None, 8)
     assert result.chars["kwirt"].defeated
+
+
+@pytest.mark.slow
+def test_arena_rows_are_the_same_on_1_or_2_workers_and_on_dask() -> None:
+    """The arena plays every batch as one piece of work; seeds, not workers, decide the numbers."""
+    path = str(MAPS / "boulder_field.toml")
+    one = arena(path, 6, 3, "d6", 8, 1)
+    assert arena(path, 6, 3, "d6", 8, 2) == one
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert arena(path, 6, 3, "d6", 8, 1, cluster.scheduler_address) == one

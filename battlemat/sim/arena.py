@@ -25,8 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.sim.pool import Batch
+from battlemat.sim.runner import RunResult
 from battlemat.sim.stats import wilson
 
 BASELINES = ("random", "greedy")
@@ -128,14 +130,10 @@ class Row:
         return "NOT better"
 
 
-def outcomes(batch: Batch, side: str, workers: int) -> list[Outcome]:
+def outcomes(enc: Encounter, results: Sequence[RunResult], side: str) -> list[Outcome]:
     """Per run, in run order, how the combat ended for the side (Outcome)."""
-    from battlemat.io.encounter import load_encounter
-    from battlemat.sim.pool import run_batch
-
-    enc = load_encounter(batch.path)
     out = []
-    for r in run_batch(batch, workers=workers):
+    for r in results:
         result = 2 if r.winner == side else 1 if r.winner is None else 0
         gone = sum(1 if enc.by_id[cid].side != side else -1
                    for cid, c in r.chars.items() if c.defeated or c.fled)
@@ -153,17 +151,22 @@ def compare(side: str, baseline: str, mine: Sequence[Outcome], theirs: Sequence[
                sum(x > y for x, y in pairs), sum(y > x for x, y in pairs), od, olo, ohi)
 
 
-def arena(path: str, runs: int, seed: int, dice: str | None, max_turns: int, workers: int) -> list[Row]:  # noqa: PLR0913
+def arena(path: str, runs: int, seed: int, dice: str | None, max_turns: int, workers: int,  # noqa: PLR0913
+          dask_scheduler: str | None = None) -> list[Row]:
+    """The table's rows, side by side and baseline by baseline. The tactics' batch is played once
+    and every batch goes to the workers (or the Dask cluster) as one piece of work."""
     from battlemat.io.encounter import load_encounter
+    from battlemat.sim.pool import run_batches
 
     enc = load_encounter(path)
+    base = Batch(path, runs, seed, dice, max_turns)
+    batches = [base] + [replace(base, ai=((side, b, ""),)) for side in enc.sides for b in BASELINES]
+    played = iter(run_batches(batches, workers, dask_scheduler))
+    mine = next(played)
     rows = []
     for side in enc.sides:
-        base = Batch(path, runs, seed, dice, max_turns)
-        mine = outcomes(base, side, workers)
         for baseline in BASELINES:
-            theirs = outcomes(replace(base, ai=((side, baseline, ""),)), side, workers)
-            rows.append(compare(side, baseline, mine, theirs))
+            rows.append(compare(side, baseline, outcomes(enc, mine, side), outcomes(enc, next(played), side)))
     return rows
 
 
@@ -174,6 +177,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dice", default=None, help="dice engine (default: the encounter's)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (the numbers are the same whatever it is)")
     p.add_argument("--max-turns", type=int, default=30, help="stop a combat after this many turns (default 30)")
+    p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
+                   help="play on a Dask cluster at ADDRESS (the numbers are the same)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -187,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
     path = str(Path(args.encounter).resolve())
     enc = load_encounter(path)
     seed = enc.seed if args.seed is None else args.seed
-    rows = arena(path, args.runs, seed, args.dice, args.max_turns, args.workers)
+    rows = arena(path, args.runs, seed, args.dice, args.max_turns, args.workers, args.dask_scheduler)
     print(format_table(enc.title, rows, seed))
     return 0
 
