@@ -141,3 +141,26 @@ def test_variants_on_a_dask_local_cluster_give_identical_results():
         on_dask = run_batches(batches, dask_scheduler=cluster.scheduler_address)
     local = run_batches(batches, workers=1)
     assert [fingerprint(g) for g in on_dask] == [fingerprint(g) for g in local]
+
+
+def test_balance_stopped_prints_the_best_so_far_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    """Ctrl+C during the search: exit 130, the best screened candidate marked unconfirmed, no file."""
+    from battlemat.sim import balance
+    from battlemat.sim.pool import Interrupted
+
+    enc = tmp_path / "ogres.toml"
+    shutil.copy(OGRES, enc)  # no map: the copy stands alone
+    real, calls = balance._play, []
+
+    def stopping(s, plan):
+        calls.append(plan)
+        if len(calls) == 3:
+            raise Interrupted([], 10, 2)
+        return real(s, plan)
+
+    monkeypatch.setattr(balance, "_play", stopping)
+    assert main(["balance", str(enc), "--side", "watch", "--runs", "10", "--workers", "1", "--quiet"]) == 130
+    out = capsys.readouterr().out
+    assert "interrupted after" in out and "nothing written" in out
+    assert "best so far (screened, not confirmed)" in out and "watch wins" in out
+    assert not list(tmp_path.glob("*.balanced.toml"))

@@ -149,7 +149,11 @@ def search(enc: Encounter, s: Settings) -> Outcome:  # noqa: C901 - the rounds r
         plan = [(t, len(results.get(t, [])), n) for t in texts if len(results.get(t, [])) < n]
         if not plan:
             return
-        got = _play(s, plan)
+        try:
+            got = _play(s, plan)
+        except KeyboardInterrupt:
+            print_best_so_far(s, results, combats)
+            raise
         for (t, _, _), rs in zip(plan, got, strict=True):
             results.setdefault(t, []).extend(rs)
             combats += len(rs)
@@ -229,6 +233,22 @@ def run(args: argparse.Namespace) -> int:
     load_encounter(dest)  # what was written reads back
     print(f"\nwrote {dest}")
     return 0
+
+
+def print_best_so_far(s: Settings, results: dict[str, list[RunResult]], combats: int) -> None:
+    """Stopped mid-search (Ctrl+C): the candidate nearest the target on the runs it has had so far,
+    marked as unconfirmed; nothing is written."""
+    tried = {t: rs for t, rs in results.items() if t and rs}
+    lines = [f"interrupted after {combats} combats: nothing written"]
+    if "" in results and results[""]:
+        lines.append(f"base: {s.side} wins {_rate(results[''], s.side):.1%} over {len(results[''])} runs")
+    if tried:
+        best = min(tried, key=lambda t: (abs(_rate(tried[t], s.side) - s.target), -len(tried[t]), t))
+        rs = tried[best]
+        low, high = wilson(sum(r.winner == s.side for r in rs), len(rs))
+        lines.append(f"best so far (screened, not confirmed): {best}: {s.side} wins {_rate(rs, s.side):.1%} "
+                     f"(95% {low:.1%} - {high:.1%}) over {len(rs)} runs")
+    print("\n".join(lines), flush=True)
 
 
 def print_outcome(enc: Encounter, s: Settings, out: Outcome) -> None:
