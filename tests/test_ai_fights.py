@@ -152,3 +152,19 @@ def test_arena_rows_are_the_same_on_1_or_2_workers_and_on_dask() -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         assert arena(path, 6, 3, "d6", 8, 1, cluster.scheduler_address) == one
+
+
+def test_observer_studies_only_when_it_costs_no_blow_and_no_shot_is_on_it() -> None:
+    """O1 buys +1 for the rest of the combat at the price of a turn: in the art gallery the ogres'
+    crossbows see Parwanna from the start (R4), so she fights at once; with the crossbowmen gone
+    she opens by studying the strongest ogre (and steps toward it: Perception moves 1, M1)."""
+    from battlemat.ai import Brain
+
+    enc = load_encounter(MAPS / "art_gallery.toml")
+    match = Match(enc, seed=1)
+    (first,) = Brain(enc, match.memory).decide(match.state, match.rng, who=["parwanna"])
+    assert first.use not in ("Perception", "Lore")
+    calm = replace(enc, characters=tuple(c for c in enc.characters if not c.id.startswith("ogre_bolt")))
+    match = Match(calm, seed=1)
+    (first,) = Brain(calm, match.memory).decide(match.state, match.rng, who=["parwanna"])
+    assert (first.use, first.target, first.share) == ("Perception", "ogre_boss", True)

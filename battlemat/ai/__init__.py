@@ -63,6 +63,8 @@ class Brain:
                 if intent.target and self.enc.rules.halves[intent.use].act == "attack":
                     self.memory.last_target[cid] = intent.target
                     self.memory.aimed[intent.target] = self.memory.aimed.get(intent.target, 0) + 1
+                    key = (intent.target, intent.use)
+                    self.memory.aimed_with[key] = self.memory.aimed_with.get(key, 0) + 1
         return out
 
     def _legal(self, state: MatchState, idea: Intent | None) -> tuple[Intent | None, str]:

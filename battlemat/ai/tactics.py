@@ -13,7 +13,9 @@ resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal ide
   closes in on the foe nearest its weakest ally behind Block (a cautious one holds its ground, and
   says so); without a map it blocks its strongest foe.
 - coward: fights like a brawler until it has a major loss, then uses Exit.
-- observer: opens with Perception or Lore on the strongest foe and shouts it (O1, O6), then brawls.
+- observer: opens with Perception or Lore on the strongest foe and shouts it (O1, O6), stepping
+  toward it, then brawls; the study waits while it could strike a blow or a shooter sees it (the
+  +1 is not worth a turn under fire), and it brawls meanwhile.
 - scripted: follows the character's `script` steps (e.g. the Lizard: Melee until its prey has a major
   loss, then one Press, then Melee again).
 - default: archer when its Shoot beats its Melee/Press, brawler otherwise.
@@ -112,6 +114,9 @@ def brawler(v: View) -> Intent | None:
             guard = _stand_off(v, foe)
             if guard is not None:
                 return Intent(v.me.id, guard, foe.id)
+            joined = _group_half(v, foe, ("Melee", "Press"))
+            if joined is not None:
+                return Intent(v.me.id, joined, foe.id)  # S7: the same half on the same foe makes a group
             sticky = v.memory.last_target.get(v.me.id) == foe.id and v.rng.random() < 0.7
             use = "Melee" if melee > press or (melee == press and sticky) or press == 0 else "Press"
             return Intent(v.me.id, use, foe.id)
@@ -125,6 +130,18 @@ def brawler(v: View) -> Intent | None:
     engaged = v.memory.last_target.get(v.me.id) == foe.id
     use = "Melee" if (engaged and melee >= press and v.rng.random() < 0.7) or press == 0 else "Press"
     return Intent(v.me.id, use, foe.id)
+
+
+def _group_half(v: View, foe: Character, halves: tuple[str, ...]) -> str | None:
+    """The half of `halves` allies already aim at `foe` with this turn (most of them), if I have it
+    and it is not far below my best: joining them makes one group at the best member's rating plus
+    the group bonus (S7), where a half of my own would stand alone."""
+    best = max(v.my(h) for h in halves)
+    counts = [(v.memory.aimed_with.get((foe.id, h), 0), h) for h in halves if v.my(h) > 0]
+    n, half = max(counts, default=(0, ""))
+    if n == 0 or v.my(half) + 1 < best:
+        return None
+    return half
 
 
 def _stand_off(v: View, foe: Character) -> str | None:
@@ -338,13 +355,27 @@ def observer(v: View) -> Intent | None:
     foes = v.enemies()
     if not foes:
         return None
-    if v.me.id not in v.memory.opened:
+    if v.me.id not in v.memory.opened and not _blow_to_strike(v, foes) and not _under_fire(v):
         v.memory.opened.add(v.me.id)
         strongest = max(foes, key=lambda f: (v.threat(f), -v.enc.ids.index(f.id)))
         use = "Perception" if v.my("Perception") >= v.my("Lore") else "Lore"
         if v.my(use) > 0:
-            return Intent(v.me.id, use, strongest.id, share=True)
+            return Intent(v.me.id, use, strongest.id, share=True, to=_toward(v, use, strongest))
     return default(v)
+
+
+def _blow_to_strike(v: View, foes: list[Character]) -> bool:
+    """Whether an attack could land this turn: a foe next to me, or one a charge reaches (M7)."""
+    if v.board is None:
+        return False  # without a map the observation costs no approach: it always opens
+    if max(v.my("Melee"), v.my("Press")) == 0:
+        return False
+    return any(v.adjacent(v.me, f) or (v.my("Press") > 0 and v.charge_reaches(f)) for f in foes)
+
+
+def _under_fire(v: View) -> bool:
+    """Whether a foe that shoots or throws sees me (R1, R4)."""
+    return v.board is not None and any(v.strength(f)[0] > 0 and v.sees(f, v.me)[0] for f in v.enemies())
 
 
 def scripted(v: View) -> Intent | None:

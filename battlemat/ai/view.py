@@ -34,6 +34,7 @@ class Memory:
     last_target: dict[CharId, CharId] = field(default_factory=dict)
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
     aimed: dict[CharId, int] = field(default_factory=dict)  # attacks declared at each foe this turn (focus styles)
+    aimed_with: dict[tuple[CharId, str], int] = field(default_factory=dict)  # ... by skill half (groups, S7)
     foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
 
     def new_turn(self, claimed: set[XY]) -> None:
@@ -41,6 +42,7 @@ class Memory:
         self.claimed = claimed
         self.foes.clear()
         self.aimed.clear()
+        self.aimed_with.clear()
 
 
 def weighted_choice(rng: random.Random, population: Sequence[Any], weights: Sequence[int]) -> Any:
