@@ -3,6 +3,7 @@ the arena, style knobs and the style sweep."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -168,3 +169,27 @@ def test_observer_studies_only_when_it_costs_no_blow_and_no_shot_is_on_it() -> N
     match = Match(calm, seed=1)
     (first,) = Brain(calm, match.memory).decide(match.state, match.rng, who=["parwanna"])
     assert (first.use, first.target, first.share) == ("Perception", "ogre_boss", True)
+
+
+def test_archer_throws_when_a_foe_could_charge_next_to_it() -> None:
+    """R2: a Shoot fails next to an aggressive foe, a Throw does not. With Farran three squares from
+    the sharpshooter (a charge of 3 ends next to it, M7), the archer throws; from where Farran
+    starts, it shoots."""
+    from battlemat.ai import Brain
+
+    enc = load_encounter(MAPS / "art_gallery.toml")
+    match = Match(enc, seed=1)
+    at = match.state["ogre_bolt2"].at
+    assert at is not None
+
+    def choice(farran_at: tuple[int, int]) -> str:
+        chars = dict(match.state.chars)
+        chars["farran"] = replace(chars["farran"], at=farran_at)
+        state = match.state.replace_chars(chars)
+        (i,) = Brain(enc, match.memory).decide(state, random.Random(1), who=["ogre_bolt2"])
+        return i.use
+
+    near = (at[0] - 3, at[1])
+    assert enc.board is not None and enc.board.enterable(near)
+    assert choice(near) == "Throw"
+    assert choice(match.state["farran"].at) == "Shoot"

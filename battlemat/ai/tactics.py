@@ -7,11 +7,14 @@ resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal ide
 - brawler: closes in; Press when it can charge, Melee when already adjacent (Melee is sticky, M6);
   next to a foe whose blows beat its own (with its allies' group bonus), Block or Dodge when that
   holds the foe (C2, C5), and the log's AI note says so.
-- archer: keeps its distance and shoots what it sees (R1, R4); when engaged it throws or steps away.
+- archer: keeps its distance and shoots what it sees (R1, R4), joining the foe allies already shoot
+  at (one group, S7); when a foe could charge next to it this turn it throws instead (a Shoot
+  would fail, R2); when engaged it throws or steps away.
 - skirmisher: hides first (Stealth, O4), provokes chargers (Provoke +2 vs Press, S8), flanks (R5).
 - guardian: holds the foe nearest its weakest ally with sticky Melee; strikes a foe next to it; else
-  closes in on the foe nearest its weakest ally behind Block (a cautious one holds its ground, and
-  says so); without a map it blocks its strongest foe.
+  closes in on the foe nearest its weakest ally: a charge where it ends next to it (M7), else
+  behind Block (a cautious one holds its ground, and says so); without a map it blocks its
+  strongest foe.
 - coward: fights like a brawler until it has a major loss, then uses Exit.
 - observer: opens with Perception or Lore on the strongest foe and shouts it (O1, O6), stepping
   toward it, then brawls; the study waits while it could strike a blow or a shooter sees it (the
@@ -235,9 +238,13 @@ def archer(v: View) -> Intent | None:
         if away is None:
             v.note = f"archer engaged by {foe.name}, nothing to throw and no square farther away: {dodge} in place"
         return Intent(v.me.id, dodge, foe.id if dodge == "Dodge" else None, to=away)
-    use = "Shoot" if shoot >= throw else "Throw"
+    use = "Shoot" if shoot >= throw and not (throw > 0 and _may_engage(v, foes)) else "Throw"
     visible = [f for f in foes if v.sees(v.me, f)[0]]
     if visible:
+        joined = [f for f in visible if v.memory.aimed_with.get((f.id, use), 0)]
+        if joined and v.focus != "spread":
+            foe = max(joined, key=lambda f: v.memory.aimed_with[f.id, use])
+            return Intent(v.me.id, use, foe.id)  # S7: shots at one foe with one half are one group
         # favour clear shots and wounded foes, but spread fire at random (the match's rng)
         weights = [(3 - min(2, v.sees(v.me, f)[1])) * (1 + v.state[f.id].losses) for f in visible]
         foe = weighted_choice(v.rng, visible, weights)
@@ -255,6 +262,19 @@ def archer(v: View) -> Intent | None:
     if walk is None:
         v.note = f"archer: no foe in sight and no free square closer to {closest.name}: {guard} in place"
     return Intent(v.me.id, guard, closest.id, to=walk)
+
+
+def _may_engage(v: View, foes: list[Character]) -> bool:
+    """Whether a foe could end next to me this turn with a charge (M7): then a Shoot would fail
+    against it (R2) where a Throw still flies, so the archer throws."""
+    if v.board is None:
+        return False
+    for f in foes:
+        if v.rating(f, "Press") > 0 or v.rating(f, "Melee") > 0:
+            reach = max(v.known.allowance(f, h, v.state[f.id].major) for h in ("Press", "Melee"))
+            if v.distance(f, v.me) <= reach + 1:
+                return True
+    return False
 
 
 def _vantage(v: View, use: str, foes: list[Character]) -> tuple[XY, Character] | None:
@@ -340,6 +360,8 @@ def guardian(v: View) -> Intent | None:
 
     prey = min(foes, key=lambda f: (walk(f), v.enc.ids.index(f.id)))
     if v.board is not None and not v.adjacent(v.me, prey):
+        if v.my("Press") > 0 and _stand_off(v, prey) is None and v.charge_reaches(prey):
+            return Intent(v.me.id, "Press", prey.id)  # M7: a charge that ends next to it holds it as well
         return _advance(v, prey)
     return Intent(v.me.id, "Melee" if v.my("Melee") >= v.my("Press") else "Press", prey.id)
 
