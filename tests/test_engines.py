@@ -9,11 +9,14 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
+import battlemat.core.engines
 from battlemat.core.dice import Roll, engine, engine_names
 from battlemat.core.engines import ActionDice, D10Pool, D20Stunt, TwoD6Under
 from battlemat.core.engines.action_dice import action_dice, roll_action_dice
@@ -225,12 +228,47 @@ def test_D3_d20_stunt_critical_upset_costs_only_the_minimum() -> None:
     assert (roll.winner, roll.margin) == ("attack", 2)
 
 
-def test_D3_d20_stunt_tries_the_critical_only_when_it_beats_playing_on() -> None:
+def test_D3_d20_stunt_declines_the_critical_only_when_playing_on_is_better() -> None:
     assert attempts_critical(StuntSide(10), StuntSide(14))  # 50% now vs 30% by playing on
     assert not attempts_critical(StuntSide(10), StuntSide(6))  # 50% now vs 70%
     # Against a weak foe the critical is declined: both succeed, the contest goes on.
     roll = play(D20Stunt(), Scripted(1, 3, 2, 12), "contest", rating(4), rating(2))
     assert roll.winner == "attack" and roll.detail.count("; r") == 2
+
+
+def test_D3_d20_stunt_tries_the_critical_at_equal_odds_as_documented() -> None:
+    """001: "a player may choose not to try" the Critical roll "for this reason" (its risk), so
+    trying is the norm: at equal odds the engine tries, and its docs say so (they once said
+    "when it beats playing on" while the code tried at a tie too)."""
+    a, d = D20Stunt().contest_sides(rating(4), rating(4))
+    assert (a, d) == (StuntSide(10), StuntSide(10))
+    # Playing on wins with x(1-y) / (x(1-y) + y(1-x)) = 1/4 / 1/2 = 1/2; the critical roll 10/20.
+    assert a.single == Fraction(1, 2) and attempts_critical(a, d)
+    # Exact, not rounded: a Free Die's re-roll at rank 5 (x = 1 - (15/20)^2 = 7/16) against
+    # rank 14 (y = 7/10): playing on wins with (21/160) / (21/160 + 63/160) = 1/4 = 5/20.
+    assert attempts_critical(StuntSide(5, free=1), StuntSide(14))
+    # One round at 4 vs 4, every die enumerated. It settles when one side succeeds and the other
+    # fails (2 x 1/2 x 1/2), on a lone fumble when both fail (2 x 1/20 x 9/20), and, both
+    # succeeding, on a critical roll: a 1 beside a 2..10 (2 x 1/20 x 9/20) settles whatever the
+    # critical roll gives; two 1s settle when exactly one critical roll succeeds (1/400 x 1/2).
+    # Declining at the tie would leave only 1/2 + 18/400.
+    dice = D20Stunt()
+    leaves, unexplored = exact(lambda rng: dice.play_round(a, d, rng).sign)
+    assert unexplored == 0
+    settled = sum(p for p, sign in leaves if sign)
+    assert settled == pytest.approx(1 / 2 + 18 / 400 + 18 / 400 + 1 / 800, abs=1e-12)
+    engines_doc = battlemat.core.engines.__doc__ or ""
+    assert "equal odds included" in engines_doc
+    assert "and at equal odds too" in (ROOT / "docs" / "ENGINES.md").read_text(encoding="utf-8")
+
+
+def test_D3_d20_stunt_two_dice_critical_needs_a_success_and_rolls_one_d20() -> None:
+    """001: on 2d20 "a Critical happens if either die is 1", read as at least one 1 on a roll
+    that succeeded, then the one-die Critical roll (docs/ENGINES.md)."""
+    beside_a_miss = play(D20Stunt(), Scripted(1, 15), "check", rating(4), 5)  # rank 10, one Stunt die
+    assert (beside_a_miss.winner, "critical" in beside_a_miss.detail) == ("defense", False)
+    pair = play(D20Stunt(), Scripted(1, 1, 3), "check", rating(4), 5)  # two 1s: one Critical roll
+    assert (pair.winner, pair.margin) == ("attack", 1)
 
 
 D20_EXACT = {

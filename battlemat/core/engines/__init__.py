@@ -31,7 +31,17 @@ d20-stunt (text 001: d20 roll-under with Stunt dice, Free Dice, criticals, fumbl
     excess, +1 for a successful critical (the text's automatic Stunt).
     Contest: round by round as the text says (one succeeds and one fails: settled; both fail:
     a lone fumble loses; both succeed: a natural 1 may try the critical roll, which then wins
-    or loses outright, tried when one d20 under the rank beats the odds of playing on).
+    or loses outright). The critical roll is tried when one d20 under the rank wins at least
+    as often as playing on, equal odds included (at rating 4 vs 4, both 1/2): 001 makes
+    trying the norm ("for this reason a player may choose not to try"), so declining needs
+    the better odds of playing on. The odds are compared as exact fractions.
+    Two dice (one Stunt die): 001's "a Critical happens if either die is 1" is read as at
+    least one of the two showing 1, on a roll that succeeded (both dice at or under the rank),
+    and the Critical roll is then the single d20 of the one-die case. Why: the text's
+    Critical upgrades a success (a natural 1 on one d20 at rank 3+ is always one, and a
+    contest offers it only when both sides succeed), so a 1 beside a failing die opens
+    nothing; "either" is inclusive, a pair of 1s being no worse than one; and the text names
+    no other die for the Critical roll. Three dice or more: no Critical.
     Losses: from the margin gap of the deciding round (rank - worst die, winner's less
     loser's, 0 if a critical or a lone fumble settled it against the margins): (gap - 5) / 2
     rounded up, at least 1; +1 for a win by a critical roll. The 5 is
