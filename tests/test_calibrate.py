@@ -109,7 +109,7 @@ def test_D3_calibrate_command_prints_tables_and_draws_the_chart(
     out = capsys.readouterr().out
     assert code == 0
     assert out.index("none:") < out.index("d20-stunt:")  # diceless first, whatever the order asked
-    assert "Residual" in out and "sit-2" in out and str(chart) in out
+    assert "Residual" in out and "sit-2" in out and "tie%" in out and str(chart) in out
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 20_000
 
 
@@ -128,9 +128,19 @@ def test_D3_calibrate_unwritable_chart_exits_2(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_D3_calibrate_tune_command_reports_the_best_constants(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cal.run(parse("--tune", "--samples", "300", "--engine", "2d6-under", "--engine", "d10-pool")) == 0
+    assert cal.run(parse("--tune", "--samples", "300", "--engine", "d6", "--engine", "2d6-under")) == 0
     out = capsys.readouterr().out
-    assert "2d6-under: no tunable constants" in out and "dice_per_point" in out
+    assert "d6: no tunable constants" in out and "attribute_base" in out
+
+
+def test_D3_calibrate_measures_2d6_under_with_a_missed_attack_winning_nothing() -> None:
+    """Text 003 through the calibration's own sampler: a double miss is a tie, so at 4 vs 2
+    (attributes 9 vs 7) the attacker wins 813 and ties 192 of 1,296 throws, as counted by hand
+    in tests/test_engines.py (the engine that let a missed attack win: 857 and 119)."""
+    cell = cal.calibrate("2d6-under", 100_000, cells=cal.Grid(ratings=(2,), diffs=(2,)), modifiers=False).grid[0]
+    assert (cell.case.attack.value, cell.case.defense.value) == (4, 2)
+    assert cell.p_win == pytest.approx(813 / 1296, abs=0.006)
+    assert cell.p_tie == pytest.approx(192 / 1296, abs=0.006)
 
 
 def test_D3_calibrate_runs_as_a_module() -> None:

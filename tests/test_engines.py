@@ -7,12 +7,16 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections import Counter
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
+import battlemat.core.engines
 from battlemat.core.dice import Roll, engine, engine_names
 from battlemat.core.engines import ActionDice, D10Pool, D20Stunt, TwoD6Under
 from battlemat.core.engines.action_dice import action_dice, roll_action_dice
@@ -224,12 +228,47 @@ def test_D3_d20_stunt_critical_upset_costs_only_the_minimum() -> None:
     assert (roll.winner, roll.margin) == ("attack", 2)
 
 
-def test_D3_d20_stunt_tries_the_critical_only_when_it_beats_playing_on() -> None:
+def test_D3_d20_stunt_declines_the_critical_only_when_playing_on_is_better() -> None:
     assert attempts_critical(StuntSide(10), StuntSide(14))  # 50% now vs 30% by playing on
     assert not attempts_critical(StuntSide(10), StuntSide(6))  # 50% now vs 70%
     # Against a weak foe the critical is declined: both succeed, the contest goes on.
     roll = play(D20Stunt(), Scripted(1, 3, 2, 12), "contest", rating(4), rating(2))
     assert roll.winner == "attack" and roll.detail.count("; r") == 2
+
+
+def test_D3_d20_stunt_tries_the_critical_at_equal_odds_as_documented() -> None:
+    """001: "a player may choose not to try" the Critical roll "for this reason" (its risk), so
+    trying is the norm: at equal odds the engine tries, and its docs say so (they once said
+    "when it beats playing on" while the code tried at a tie too)."""
+    a, d = D20Stunt().contest_sides(rating(4), rating(4))
+    assert (a, d) == (StuntSide(10), StuntSide(10))
+    # Playing on wins with x(1-y) / (x(1-y) + y(1-x)) = 1/4 / 1/2 = 1/2; the critical roll 10/20.
+    assert a.single == Fraction(1, 2) and attempts_critical(a, d)
+    # Exact, not rounded: a Free Die's re-roll at rank 5 (x = 1 - (15/20)^2 = 7/16) against
+    # rank 14 (y = 7/10): playing on wins with (21/160) / (21/160 + 63/160) = 1/4 = 5/20.
+    assert attempts_critical(StuntSide(5, free=1), StuntSide(14))
+    # One round at 4 vs 4, every die enumerated. It settles when one side succeeds and the other
+    # fails (2 x 1/2 x 1/2), on a lone fumble when both fail (2 x 1/20 x 9/20), and, both
+    # succeeding, on a critical roll: a 1 beside a 2..10 (2 x 1/20 x 9/20) settles whatever the
+    # critical roll gives; two 1s settle when exactly one critical roll succeeds (1/400 x 1/2).
+    # Declining at the tie would leave only 1/2 + 18/400.
+    dice = D20Stunt()
+    leaves, unexplored = exact(lambda rng: dice.play_round(a, d, rng).sign)
+    assert unexplored == 0
+    settled = sum(p for p, sign in leaves if sign)
+    assert settled == pytest.approx(1 / 2 + 18 / 400 + 18 / 400 + 1 / 800, abs=1e-12)
+    engines_doc = battlemat.core.engines.__doc__ or ""
+    assert "equal odds included" in engines_doc
+    assert "and at equal odds too" in (ROOT / "docs" / "ENGINES.md").read_text(encoding="utf-8")
+
+
+def test_D3_d20_stunt_two_dice_critical_needs_a_success_and_rolls_one_d20() -> None:
+    """001: on 2d20 "a Critical happens if either die is 1", read as at least one 1 on a roll
+    that succeeded, then the one-die Critical roll (docs/ENGINES.md)."""
+    beside_a_miss = play(D20Stunt(), Scripted(1, 15), "check", rating(4), 5)  # rank 10, one Stunt die
+    assert (beside_a_miss.winner, "critical" in beside_a_miss.detail) == ("defense", False)
+    pair = play(D20Stunt(), Scripted(1, 1, 3), "check", rating(4), 5)  # two 1s: one Critical roll
+    assert (pair.winner, pair.margin) == ("attack", 1)
 
 
 D20_EXACT = {
@@ -336,16 +375,106 @@ def test_D3_2d6_under_check_odds_by_enumeration(base: int, target: int, wins: in
     assert ok == wins  # of 36
 
 
-def test_D3_2d6_under_margin_carries_into_the_contest() -> None:
-    roll = play(TwoD6Under(), Scripted(2, 3, 4, 4), "contest", rating(4), rating(4))  # 7-5=2 vs 7-8=-1
-    assert (roll.winner, roll.margin) == ("attack", 3)
+def test_D3_2d6_under_a_hit_forces_a_null_check_at_the_attackers_margin() -> None:
+    """003: a hit makes the target roll a Null-check at a penalty of the attacker's margin;
+    it fails by how far the roll is over its number, and that depth is the losses."""
+    roll = play(TwoD6Under(), Scripted(2, 3, 4, 4), "contest", rating(4), rating(4))  # 9-5=4 vs 9-8=1
+    assert (roll.winner, roll.margin) == ("attack", 3)  # 8 over 9 - 4: fails by 3
+    assert "Null-check at -4 fails by 3" in roll.detail
 
 
-def test_D3_2d6_under_natural_2_and_12_override_the_margins() -> None:
+def test_D3_2d6_under_a_missed_attack_does_nothing() -> None:
+    """003: an attack roll over the attribute misses; a better margin on a miss wins nothing."""
+    both_miss = play(TwoD6Under(), Scripted(4, 6, 5, 6), "contest", rating(4), rating(2))  # 9-10 vs 7-11
+    assert (both_miss.winner, both_miss.margin) == ("tie", 0)
+    assert "both miss: nothing happens" in both_miss.detail
+
+
+def test_D3_2d6_under_a_held_null_check_is_cut_or_bruised_not_a_loss() -> None:
+    """003: "If an attack hits, but a target succeeds their Null-check, then the target has been
+    cut or bruised": no State drop, so no losses (both hit with equal margins here)."""
+    roll = play(TwoD6Under(), Scripted(3, 3, 4, 2), "contest", rating(4), rating(4))
+    assert (roll.winner, roll.margin) == ("tie", 0)
+    assert "cut or bruised" in roll.detail
+
+
+def test_D3_2d6_under_natural_2_always_hits_and_holds_natural_12_never() -> None:
+    """003: a natural 2 is a critical success, a natural 12 a critical failure, on the attack
+    roll and the Null-check alike; neither wins by itself."""
+    # A natural 2 at attribute 5 against 15: both hit; each Null-check holds (the 2 by being a 2).
     upset = play(TwoD6Under(), Scripted(1, 1, 1, 2), "contest", rating(0), rating(10))
-    assert (upset.winner, upset.margin) == ("attack", 1)
-    slip = play(TwoD6Under(), Scripted(6, 6, 3, 3), "contest", rating(10), rating(0))
-    assert (slip.winner, slip.margin) == ("defense", 1)
+    assert (upset.winner, upset.margin) == ("tie", 0)
+    # A natural 2 holds a Null-check at -12 (a 2 against 5 - 12).
+    held = play(TwoD6Under(), Scripted(1, 2, 1, 1), "contest", rating(10), rating(0))
+    assert (held.winner, held.margin) == ("tie", 0)
+    # A natural 12 misses at attribute 15 and fails a Null-check its margin (3 at -3) would hold.
+    slip = play(TwoD6Under(), Scripted(5, 6, 6, 6), "contest", rating(9), rating(10))  # 14-11 vs 15-12
+    assert (slip.winner, slip.margin) == ("attack", 1)
+
+
+def _by_003(na: int, nd: int) -> Counter[tuple[int, int]]:
+    """Text 003 played out on 2d6 totals, for every pair of throws (weights out of 1,296):
+    written from the text, not from the engine, so the two can be held to each other."""
+    ways = {total: 6 - abs(total - 7) for total in range(2, 13)}  # 2d6: 1, 2, ..., 6, ..., 1
+    out: Counter[tuple[int, int]] = Counter()
+    for ra, rd in itertools.product(ways, repeat=2):
+        weight = ways[ra] * ways[rd]
+        a_hit = ra == 2 or (ra != 12 and ra <= na)  # "roll below" the attribute; 2 / 12 critical
+        d_hit = rd == 2 or (rd != 12 and rd <= nd)
+        # A hit: the other rolls its Null-check at a penalty of the hitter's margin (the same
+        # throw, C2 being symmetric); the check's number is its attribute less the penalty.
+        d_check = nd - (na - ra)
+        a_check = na - (nd - rd)
+        d_fails = a_hit and rd != 2 and (rd == 12 or rd > d_check)
+        a_fails = d_hit and ra != 2 and (ra == 12 or ra > a_check)
+        assert not (a_fails and d_fails)
+        if d_fails:  # dropped a State; battlemat's losses: how far over its number, at least 1
+            out[(1, max(1, rd - d_check))] += weight
+        elif a_fails:
+            out[(-1, max(1, ra - a_check))] += weight
+        else:  # nobody hit, or every Null-check held (cut or bruised)
+            out[(0, 0)] += weight
+    return out
+
+
+# (ratings, attacker wins, ties, defender wins) of 1,296, counted by hand at attribute 5 + rating.
+# 4 vs 2 = 9 vs 7: both miss 6 x 15 = 90; both hit with equal margins (ra = rd + 2) 99, and a
+# defender's natural 2 holding against ra 2 or 3: 3; ties 192. The defender wins on its lone hit
+# (6 x 21 = 126) or on the higher margin when both hit (ra > rd + 2: 165): 291. The rest, 813.
+# 4 vs 4 = 9 vs 9: both miss 6 x 6 = 36, equal rolls both hitting 1+4+9+16+25+36+25+16 = 132:
+# ties 168, and the rest splits evenly.
+HAND_COUNTED = [((4, 2), 813, 192, 291), ((4, 4), 564, 168, 564), ((2, 4), 291, 192, 813)]
+
+
+@pytest.mark.parametrize(("pair", "wins", "ties", "losses"), HAND_COUNTED)
+def test_D3_2d6_under_exact_outcomes_follow_003_by_hand(
+    pair: tuple[int, int], wins: int, ties: int, losses: int
+) -> None:
+    """003 to the letter, every die face enumerated (6^4 throws through the table engine):
+    the whole distribution of (winner, losses) equals the text played on totals, and the
+    headline counts equal the ones counted by hand above."""
+    dice, (a, b) = TwoD6Under(), pair
+    leaves, unexplored = exact(lambda rng: signed(dice.contest(rating(a), rating(b), rng)))
+    assert unexplored == 0 and len(leaves) == 6**4
+    engine_counts = Counter(outcome for _, outcome in leaves)  # every leaf is 1/1296
+    assert engine_counts == _by_003(dice.attribute(rating(a)), dice.attribute(rating(b)))
+    by_sign = Counter(sign for sign, _ in engine_counts.elements())
+    assert (by_sign[1], by_sign[0], by_sign[-1]) == (wins, ties, losses)
+
+
+@pytest.mark.parametrize(("a", "b"), [(4, 2), (4, 4), (2, 4), (8, 0), (0, 8), (10, 3), (9, 10)])
+def test_D3_2d6_under_a_missed_attack_never_wins(a: int, b: int) -> None:
+    """003: only a hit forces a Null-check, so over every throw a side wins only if its own
+    roll hit (at or under its attribute, or a natural 2, never a natural 12)."""
+    dice = TwoD6Under()
+    na, nd = dice.attribute(rating(a)), dice.attribute(rating(b))
+    leaves, _ = exact(lambda rng: dice.contest(rating(a), rating(b), rng))
+    for _, roll in leaves:
+        ra, rd = roll.attack_total, roll.defense_total
+        if roll.winner == "attack":
+            assert ra == 2 or (ra != 12 and ra <= na), roll.detail
+        if roll.winner == "defense":
+            assert rd == 2 or (rd != 12 and rd <= nd), roll.detail
 
 
 @pytest.mark.parametrize(("a", "b"), [(4, 4), (5, 3), (10, 2), (2, 10), (12, 11)])
@@ -354,7 +483,7 @@ def test_D3_2d6_under_exact_contest_odds_match_the_batch_sampler(a: int, b: int)
     leaves, unexplored = exact(lambda rng: signed(dice.contest(rating(a), rating(b), rng)))
     assert unexplored == 0 and len(leaves) == 6**4
     assert_batch_matches(leaves, dice, rating(a), rating(b))
-    if abs(a - b) <= 2:  # away from the criticals' pull, the margin gap averages d exactly
+    if abs(a - b) <= 2:  # a tie on a double miss and the criticals pull the mean only a little off d
         mean = sum(p * sign * loss for p, (sign, loss) in leaves)
         assert abs(mean - (a - b)) < 0.1
 

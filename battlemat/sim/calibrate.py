@@ -295,12 +295,13 @@ def modifier_table(cals: Sequence[Calibration]) -> Table:
 
 
 def summary_table(cals: Sequence[Calibration], samples: int, seed: int) -> Table:
-    """One line per engine: the residual, its worst cell, and the spread at equal ratings."""
+    """One line per engine: the residual, its worst cell, and the spread and ties at equal
+    ratings (a tie is a contest nobody loses, such as 2d6-under's double miss)."""
     from rich.table import Table
 
     table = Table(title=f"Residual (mean losses - d): {samples:,} samples per cell, seed {seed}")
     table.add_column("engine", no_wrap=True)
-    for head in ("rms", "worst cell", "sd d=0", "win% d=+1", "seconds"):
+    for head in ("rms", "worst cell", "sd d=0", "tie% d=0", "win% d=+1", "seconds"):
         table.add_column(head, justify="right")
     for cal in cals:
         w = cal.worst
@@ -312,6 +313,7 @@ def summary_table(cals: Sequence[Calibration], samples: int, seed: int) -> Table
             f"[{_style(cal.rms)}]{cal.rms:.2f}[/]",
             f"r{w.case.rating} d{w.case.diff:+d}: {w.mean:+.2f}",
             f"{cal.cell(mid, 0).sd:.2f}" if 0 in diffs else "-",
+            f"{100 * cal.cell(mid, 0).p_tie:.0f}%" if 0 in diffs else "-",
             f"{100 * cal.cell(mid, 1).p_win:.0f}%" if 1 in diffs else "-",
             f"{cal.seconds:.1f}",
         )

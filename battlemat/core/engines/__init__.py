@@ -31,7 +31,17 @@ d20-stunt (text 001: d20 roll-under with Stunt dice, Free Dice, criticals, fumbl
     excess, +1 for a successful critical (the text's automatic Stunt).
     Contest: round by round as the text says (one succeeds and one fails: settled; both fail:
     a lone fumble loses; both succeed: a natural 1 may try the critical roll, which then wins
-    or loses outright, tried when one d20 under the rank beats the odds of playing on).
+    or loses outright). The critical roll is tried when one d20 under the rank wins at least
+    as often as playing on, equal odds included (at rating 4 vs 4, both 1/2): 001 makes
+    trying the norm ("for this reason a player may choose not to try"), so declining needs
+    the better odds of playing on. The odds are compared as exact fractions.
+    Two dice (one Stunt die): 001's "a Critical happens if either die is 1" is read as at
+    least one of the two showing 1, on a roll that succeeded (both dice at or under the rank),
+    and the Critical roll is then the single d20 of the one-die case. Why: the text's
+    Critical upgrades a success (a natural 1 on one d20 at rank 3+ is always one, and a
+    contest offers it only when both sides succeed), so a 1 beside a failing die opens
+    nothing; "either" is inclusive, a pair of 1s being no worse than one; and the text names
+    no other die for the Critical roll. Three dice or more: no Critical.
     Losses: from the margin gap of the deciding round (rank - worst die, winner's less
     loser's, 0 if a critical or a lone fumble settled it against the margins): (gap - 5) / 2
     rounded up, at least 1; +1 for a win by a critical roll. The 5 is
@@ -53,16 +63,27 @@ d10-pool (text 002: d10 pool, 7+ a success, a 10 two, fumble on no success with 
     which is kept because the text makes a fumble a bad result); sd at d=0 about 2.7.
 
 2d6-under (text 003: 2d6 at or under the attribute, natural 2 / 12 critical)
-    Attribute = 3 + effective rating; situational modifiers and the group bonus stay in it
+    Attribute = 5 + effective rating; situational modifiers and the group bonus stay in it
     (003 itself adds modifiers to the attribute).
     Check against target T: 2d6 <= 7 + rating - T (so 21/36 when the rating equals T); a
     natural 2 always succeeds, a natural 12 always fails; the excess is the margin.
-    Contest: both roll; margin = attribute - roll; the higher margin wins by the gap (003: the
-    attacker's margin is the penalty on the target's Null-check, which therefore fails by the
-    gap). A lone natural 2 wins and a lone natural 12 loses regardless, by the gap in the
-    winner's favour and at least 1. One rating point is one margin point, so the gap averages
-    d exactly: residual 0.03 (from the criticals); sd at d=0 about 3.4, the swingiest after
-    action-dice, because 2d6 has only eleven totals to spread a rating over.
+    Contest: both roll once; margin = attribute - roll. 003's attack roll: at or under the
+    attribute (or a natural 2, never a natural 12) is a hit, over it a miss, and a miss does
+    nothing. A hit makes the other side's roll its Null-check at a penalty of the hitter's
+    margin: it holds when its own margin is at least the penalty (a natural 2 always holds, a
+    natural 12 never), and a held check leaves the target cut or bruised, no losses. Each roll
+    is its side's attack and its Null-check against the other's (C2 is symmetric), so a side
+    wins only with its own hit: a lone hit always wins, two misses are a tie, two hits go to
+    the higher margin (equal margins, or a natural 2 holding: a tie). Losses: 003 drops one
+    State per failed Null-check; battlemat prices the failure by its depth, the hitter's
+    margin less the loser's, at least 1, so one rating point is one margin point.
+    Why 5: with 3 (rating 4 at 003's average attribute of 7) double misses (ties) are so
+    common at low ratings that a point is worth 0.9 losses at rating 2 (residual 0.12); from
+    5 up the residual is 0.02-0.03 (exact: 0.028 at 5, 0.022 at 6 and 7, closer than the
+    noise of `calibrate --tune`), and 5 is the lowest of them, keeping every rating up to 7
+    inside 2d6's 2..12. Residual 0.03 (worst: rating 2, d +2 gives +1.95); sd at d=0 about
+    3.4, the swingiest after action-dice, because 2d6 has only eleven totals to spread a
+    rating over; at 4 vs 4, 168 of the 1,296 throws (13%) are ties.
 
 action-dice (text 004: Action Score to Action Dice, opposed rolls, Effect, open-ended dice)
     Action Score = 2 + 2 x rating (0 = d6, 4 = 3d6, 8 = 5d6); the dice follow the chart of

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import ClassVar
 
 import numpy as np
@@ -52,12 +53,13 @@ class StuntSide:
         return self.rank < NO_FUMBLE_RANK
 
     @property
-    def single(self) -> float:
-        """Chance that one d20 succeeds (a natural 20 never does)."""
-        return max(0, min(self.rank, SIDES - 1)) / SIDES
+    def single(self) -> Fraction:
+        """Chance that one d20 succeeds (a natural 20 never does). Exact, so that equal odds
+        compare equal (`attempts_critical`)."""
+        return Fraction(max(0, min(self.rank, SIDES - 1)), SIDES)
 
     @property
-    def chance(self) -> float:
+    def chance(self) -> Fraction:
         """Chance that a whole roll succeeds, re-roll included."""
         p = self.single**self.dice
         return 1 - (1 - p) ** 2 if self.free else p
@@ -82,12 +84,16 @@ def attempts_critical(me: StuntSide, foe: StuntSide) -> bool:
 
     In a contest the critical roll is all or nothing: success wins, anything else loses. Playing
     on instead wins with x(1-y) / (x(1-y) + y(1-x)) (x, y: each side's chance per round), so
-    try it exactly when one d20 under the rank is at least as good. The same function serves the
-    table engine and the batch sampler so they cannot disagree.
+    try it exactly when one d20 under the rank is at least as good: at equal odds too, because
+    001 makes trying the norm and declining a choice made for a reason ("for this reason a
+    player may choose not to try"), and equal odds give none. The odds are exact fractions, so
+    a tie is a tie, not a rounding: one plain d20 against a plain rank 10 (rating 4 vs 4) wins
+    with the same x either way. The same function serves the table engine and the batch
+    sampler so they cannot disagree.
     """
     x, y = me.chance, foe.chance
     settle = x * (1 - y) + y * (1 - x)
-    keep_playing = x * (1 - y) / settle if settle > 0 else 0.5
+    keep_playing = x * (1 - y) / settle if settle > 0 else Fraction(1, 2)
     return me.single >= keep_playing
 
 
