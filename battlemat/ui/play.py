@@ -347,7 +347,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
             "next": lambda: self.cycle(-1 if pygame.key.get_mods() & pygame.KMOD_SHIFT else 1),
             "cancel": self.cancel,
             "advance": self.advance,
-            "rules": lambda: Push(RulesScreen(self.manager, self.enc, self.frame.board)),
+            "rules": self.open_rules,
             "shot": self.shot,
             "grid": self.toggle_grid,
             "gm": self.toggle_gm,
@@ -365,6 +365,11 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
             "turn_ahead": partial(self.step_turn, 1),
             "turn_latest": self.latest_turn,
         }
+
+    def open_rules(self, href: str | None = None) -> Action:
+        """The rules panel (F1): searching the rules and the glossary, showing `href`'s entry if given
+        ('rule:M6' from a link in the log or a rule ID clicked on a card or the legend)."""
+        return Push(RulesScreen(self.manager, self.enc, self.frame.board, show=href))
 
     def _skill_by_index(self, i: int) -> None:
         """Skill keys: slot i is the i-th half of the rules data, for every character (Aids.skill_by_slot)."""
@@ -420,6 +425,9 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
             return None
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             return self._button(event.ui_element)
+        if event.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED and self.side is not None \
+                and event.ui_element is self.side.log:
+            return self.open_rules(event.link_target)  # a rule ID or a house switch in the log
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
             self._intent_picked(event)
             return None
@@ -433,7 +441,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
         elif event.type in (pygame.MOUSEWHEEL, pygame.MOUSEBUTTONDOWN):
             self._mouse_press(event, consumed)
         elif event.type == pygame.MOUSEBUTTONUP:
-            self._mouse_release(event)
+            return self._mouse_release(event)
         return None
 
     def _intent_picked(self, event: pygame.event.Event) -> None:
@@ -480,20 +488,25 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
                 self.drag_from = event.pos
                 self.dragging = False
 
-    def _mouse_release(self, event: pygame.event.Event) -> None:
-        """A release that was no drag is a click: left picks, right cancels."""
+    def _mouse_release(self, event: pygame.event.Event) -> Action | None:
+        """A release that was no drag is a click: left picks (or opens a rule ID clicked on a card or
+        the legend), right cancels."""
         if event.button == 1 and self.drag_release(event.pos):
-            return
+            return None
         if self.drag_from is None:
-            return
+            return None
         was_drag = self.dragging
         self.drag_from, self.dragging = None, False
         if not was_drag and self.frame.board.collidepoint(event.pos):
             self.mouse = event.pos
             if event.button == 1:
+                rid = self.aid_rule_at(event.pos) if self.player is None else None
+                if rid:
+                    return self.open_rules(f"rule:{rid}")
                 self.click(event.pos)
             elif event.button == 3:
                 self.command("cancel")
+        return None
 
     def _intent_rows(self) -> list[tuple[CharId, str]]:
         return list(self.side.rows) if self.side is not None else []
