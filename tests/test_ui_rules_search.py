@@ -77,7 +77,7 @@ def test_clicking_a_rule_id_in_the_log_opens_its_entry(app) -> None:
     panel = app.stack[-1]
     assert isinstance(panel, RulesScreen)
     rid = href.split(":")[1]
-    assert panel.shown == href and f"<b><font color='#" in panel.text.html_text
+    assert panel.shown == href and "<b><font color='#" in panel.text.html_text
     assert app.play.enc.rules.entries[rid].title in panel.text.html_text
     key(app, pygame.K_ESCAPE)
     assert app.stack == [app.play]

@@ -414,6 +414,7 @@ class Aids(ScreenState):
                     rows.append(Row("band", label, rule, colour))
         if any(it.to is not None for c, it in self.session.declared.items() if self.visible_intent(c)):
             rows.append(Row("declared", "a declared move", "", theme.ACCENT))
+        rows += self.teaching_legend()
         if self.art.show_marks:
             rows += self._mark_rows()
         return rows

@@ -51,12 +51,13 @@ from battlemat.ui.screens import (
 )
 from battlemat.ui.session import Session, describe_intent
 from battlemat.ui.state import Preview, Selection
+from battlemat.ui.teaching import Teaching
 from battlemat.ui.timeline import Timeline, TimeTravel
 from battlemat.ui.tokens import pulse
 
 # While a turn plays back only these commands act; the rest wait for the turn to end.
 PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step",
-                               "legend", "big_log", "log_newest"})
+                               "legend", "big_log", "log_newest", "teach"})
 ADJUST_COMMANDS = ("mod_minus", "mod_plus", "shout", "item_kind")  # GM touches on the draft (Declaring.adjust)
 STEP_KEYS = (pygame.K_SPACE, pygame.K_RIGHT, pygame.K_n)  # step mode: the next event
 
@@ -70,7 +71,7 @@ class Services:
     manager: pygame_gui.UIManager
 
 
-class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging):
+class PlayScreen(Aids, Teaching, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging):
     """The bottom screen of the stack: widgets, input, resolving with playback, files."""
 
     def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
@@ -96,6 +97,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
         self.side: Sidebar | None = None
         self.init_predicting()
         self.init_aids()
+        self.init_teaching()
         self.load_session(session)
         self.resize(size)
 
@@ -164,6 +166,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
         self.top.set_toggle("step", self.step_mode)
         self.top.set_toggle("grid", self.art.show_grid)
         self.top.set_toggle("predict", self.ghost is not None)
+        self.top.set_toggle("teach", self.teaching.on)
         who = self.sel.who
         if who is None:
             self.side.who.set_text("No one selected")
@@ -353,6 +356,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
             "gm": self.toggle_gm,
             "step": self.toggle_step,
             "predict": self.toggle_predict,
+            "teach": self.toggle_teaching,
             "fit": lambda: self.cam.fit(self.art.width, self.art.height),
             "zoom_in": partial(self.cam.zoom_at, 1),
             "zoom_out": partial(self.cam.zoom_at, -1),
@@ -605,7 +609,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
         return ((c.x, c.y, c.zoom, c.view_x, c.view_y, c.view_w, c.view_h), self.mouse, self.frame.board,
                 self.sel.who, self.sel.draft, tuple(s.declared.items()), s.state, self.gm_mode, self.step_mode,
                 self.status, self.status_color, self.art, self.art.show_grid, self.art_frames, self.drag_looks(),
-                self.ghost, self.idle, len(s.future))
+                self.ghost, self.idle, len(s.future), self.teaching.on)
 
     def ring(self) -> tuple[int, pygame.Rect] | None:
         """The selection ring's pulse now and the screen area it covers (inside the board), if any."""
