@@ -127,7 +127,7 @@ def _keys(value: object, ids: frozenset[str], out: set[str]) -> None:
 def _mentions(label: str) -> bool:
     """A label with a name or a number in it ('flanking troll', 'beyond 15 squares'): some glossary
     word stands in it as whole words."""
-    text = f" {normal(label)} "
+    text = " " + " ".join(re.sub(r"[^\w' ]", " ", normal(label)).split()) + " "
     return glossary_entry(label) is not None or any(
         f" {normal(name)} " in text for e in glossary() for name in (e.term, *e.aliases) if normal(name))
 

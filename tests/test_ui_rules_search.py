@@ -99,3 +99,28 @@ def test_clicking_a_rule_id_on_a_card_opens_its_entry(app) -> None:
     click_at(app, spots["L3"].center)
     panel = app.stack[-1]
     assert isinstance(panel, RulesScreen) and panel.shown == "rule:L3"
+
+
+def test_every_window_label_has_a_glossary_entry(app) -> None:
+    """The top bar's buttons and every legend row (a move being declared, a shot's bands, the map's
+    marks, the teaching overlay) use words the glossary defines."""
+    import re
+
+    from test_glossary import _mentions
+
+    from battlemat.rules_search import glossary_entry
+    from battlemat.ui.panels import TOP_BUTTONS
+
+    play = app.play
+    buttons = [re.sub(r"\s+(F\d+|[A-Z])$", "", label) for _, label, _ in TOP_BUTTONS]
+    assert not [b for b in buttons if glossary_entry(b) is None]
+    rows: set[str] = set()
+    key(app, pygame.K_o)
+    shooter = next(c.id for c in play.enc.characters if play.session.is_pc(c.id) and "Shoot" in play.skills_of(c.id))
+    play.select(shooter)
+    for half in ("Shoot", "Press"):
+        play.choose_skill(half)
+        ticks(app, 1)
+        rows.update(r.words for r in play.legend_rows())
+    assert len(rows) >= 8
+    assert not sorted(w for w in rows if not _mentions(w)), "legend words without a glossary entry"
