@@ -73,6 +73,7 @@ def test_the_badges_name_the_phase_the_resolver_plays_each_intent_in(app) -> Non
     key(app, pygame.K_o)
     layer = play.teaching_now()
     press_resolve(app)
+    key(app, pygame.K_ESCAPE)  # the playback skipped to the end
     finish_turn(app)
     events = play.session.last_events
     for m in layer.marks:

@@ -53,7 +53,7 @@ HELP_HTML = (
     "the route is the one the resolver will take.<br>"
     "<b>Explain</b>: hover a square to see why it is refused (rule ID), a foe to see the predicted "
     "contest, any token for its sheet; a rule ID in the log, the legend or a card (move onto the card) "
-    "for its text, core or house. F1 lists every rule.<br>"
+    "for its text, core or house; click it to open it. F1 searches the rules and the glossary of words.<br>"
     "<b>Resolve</b>: Enter plays P1-P4. T turns on step mode (Space: next event), Esc skips. "
     "P predicts the turn as ghosts on the map (the AI guesses unknown intents); P or Esc clears it. "
     "O shows every NPC's intent, the squares it threatens and its phases (teaching overlay).<br>"
