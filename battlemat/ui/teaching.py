@@ -95,6 +95,8 @@ class Teaching(ScreenState):
         super().draw_plans(surface)  # type: ignore[misc]
 
     def _draw_intent(self, surface: pygame.Surface, m: IntentMark) -> None:
+        if self.visible_intent(m.who) and self.ghost is None:
+            return  # GM mode: the board draws this intent already (BoardView.draw_plans)
         lay, cam = self.layout, self.cam
         color = self.color_of(m.who)
         if m.route:
