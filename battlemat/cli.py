@@ -105,23 +105,39 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 
 # -- rules -----------------------------------------------------------------------------------------
+EXIT_NOT_FOUND = 1  # a search that found nothing (as grep): not bad input, but nothing to show
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
+    """The rules table; one rule by its ID (with its current values); or a search of IDs, titles, rule
+    text and the glossary (battlemat.rules_search)."""
     from battlemat.io.rules_file import load_rules
-    from battlemat.log import format_rule, format_rules_table
+    from battlemat.log import format_hits, format_rule, format_rules_table
+    from battlemat.rules_search import RULE_ID, search, suggestions
 
     rules = load_rules()
     if args.encounter:
         from battlemat.io.encounter import load_encounter
 
         rules = load_encounter(args.encounter).rules
-    if args.id:
-        rid = args.id.upper()
-        if rid not in rules.entries:
-            return _fail(f"no rule {args.id!r}; `battlemat rules` lists every ID")
-        print(format_rule(rules, rid))
-    else:
+    query = " ".join(args.query).strip()
+    if not query:
         print(format_rules_table(rules))
-    return 0
+        return 0
+    if query.upper() in rules.entries:
+        print(format_rule(rules, query.upper()))
+        return 0
+    hits = search(query, rules)
+    if hits:
+        print(format_hits(query, hits, rules))
+        return 0
+    close = suggestions(query, rules)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    if RULE_ID.match(query):  # an ID that does not exist: a mistyped reference, bad input
+        return _fail(f"no rule {query!r}; {hint}`battlemat rules` lists every ID")
+    print(f"battlemat: nothing in the rules or the glossary matches {query!r}; {hint}"
+          "`battlemat rules` lists every rule", file=sys.stderr)
+    return EXIT_NOT_FOUND
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -147,8 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--dice", type=dice_argument, default=None, help="override the encounter's dice engine")
     r.set_defaults(func=cmd_resolve)
 
-    ru = sub.add_parser("rules", help="print the rules table, or one rule with its tag and current value")
-    ru.add_argument("id", nargs="?", help="a rule ID such as M1")
+    ru = sub.add_parser("rules", help="the rules table, one rule with its current values, or a search of the "
+                        "rules and the glossary")
+    ru.add_argument("query", nargs="*", metavar="ID|WORDS",
+                    help="a rule ID such as M1, or words to look up (sticky, allowance, higher ground)")
     ru.add_argument("--encounter", help="show values with this encounter's [rules] overrides")
     ru.set_defaults(func=cmd_rules)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from battlemat.core.board import Board
 from battlemat.core.encounter import Encounter
@@ -13,6 +13,9 @@ from battlemat.core.events import Event
 from battlemat.core.rules import Rules
 from battlemat.core.state import MatchState
 from battlemat.types import XY
+
+if TYPE_CHECKING:
+    from battlemat.rules_search import Hit
 
 _INDENT = {"turn_start": "", "phase": "  ", "turn_end": "  "}
 
@@ -127,4 +130,38 @@ def format_rule(rules: Rules, rid: str) -> str:
     if values:
         lines.append("Current values:")
         lines.extend(f"  {label}: {value}" for label, value in values)
+    return "\n".join(lines)
+
+
+HITS_SHOWN = 15  # hits a search prints at most
+
+
+def format_hits(query: str, hits: Sequence[Hit], rules: Rules) -> str:
+    """A search's hits (battlemat.rules_search): a glossary term asked for is shown whole, with its
+    rules by title; then every other hit on a line with its snippet."""
+    from battlemat.rules_search import entry_text
+
+    lines: list[str] = []
+    rest = list(hits)
+    if rest and rest[0].rank == "term":
+        top = rest.pop(0)
+        shown = entry_text(top.href, rules)
+        assert shown is not None
+        heading, words, related = shown
+        lines.append(f"{heading} (glossary)")
+        lines.append(textwrap.fill(words, width=100, initial_indent="  ", subsequent_indent="  "))
+        if related:
+            lines.append("  Rules: " + "; ".join(f"{r} {rules.entries[r].title}" for r in related))
+        if rest:
+            lines.append("")
+            lines.append("Also:")
+    else:
+        lines.append(f"{len(rest)} match{'es' if len(rest) != 1 else ''} for {query!r}:")
+    for h in rest[:HITS_SHOWN]:
+        label = h.key if h.kind != "term" else h.title
+        lines.append(f"  {label:<24} {h.kind:<7} {h.snippet}")
+    if len(rest) > HITS_SHOWN:
+        lines.append(f"  ... and {len(rest) - HITS_SHOWN} more (more words narrow the search)")
+    lines.append("")
+    lines.append("`battlemat rules ID` shows one rule with its current values.")
     return "\n".join(lines)

@@ -257,6 +257,17 @@ class Aids(ScreenState):
             a.tip = UITooltip(tip, (0, 18), self.manager, wrap_width=380)
             a.tip.find_valid_position(pygame.math.Vector2(self.mouse))
 
+    def aid_rule_at(self, pos: tuple[int, int]) -> str | None:
+        """The rule ID of the legend row or of the held card's line under a screen point (a click there
+        opens its entry in the rules panel)."""
+        for rect, row in self.aids.legend_rows:
+            if rect.collidepoint(pos):
+                return row.rule or None
+        card = self.aids.card
+        if card is not None and card.held and card.rect.collidepoint(pos):
+            return card_rule_at(card, pos, self.enc.rules.entries)
+        return None
+
     def on_aid(self, pos: tuple[int, int]) -> bool:
         """Whether a screen point is on the legend or a held card: a click there is not a board click."""
         card = self.aids.card
@@ -403,6 +414,7 @@ class Aids(ScreenState):
                     rows.append(Row("band", label, rule, colour))
         if any(it.to is not None for c, it in self.session.declared.items() if self.visible_intent(c)):
             rows.append(Row("declared", "a declared move", "", theme.ACCENT))
+        rows += self.teaching_legend()
         if self.art.show_marks:
             rows += self._mark_rows()
         return rows
@@ -424,21 +436,22 @@ class Aids(ScreenState):
         return self.aids.marks[1]
 
 
-def card_rule_at(card: ShownCard, pos: tuple[int, int], known: Any) -> str | None:
-    """The rule ID under a screen point on a card drawn by cards.draw_card (its lines laid out from
-    CARD_PAD, one under the other), among the `known` IDs of the rules data."""
+def card_rule_spots(card: ShownCard, known: Any) -> list[tuple[str, pygame.Rect]]:
+    """Where each rule ID of the rules data (`known`) stands on a card drawn by cards.draw_card (its
+    lines laid out from CARD_PAD, one under the other), as screen rectangles."""
     x0, y = card.rect.left + CARD_PAD[0], card.rect.top + CARD_PAD[1]
+    out = []
     for ln in card.lines:
-        surf = theme.text(ln.text, ln.size, ln.color, ln.bold)
-        h = surf.get_height()
-        if y <= pos[1] < y + h:
-            font = theme.font(ln.size, ln.bold)
-            for m in RULE_ID.finditer(ln.text):
-                if m.group(1) not in known:
-                    continue
+        h = theme.text(ln.text, ln.size, ln.color, ln.bold).get_height()
+        font = theme.font(ln.size, ln.bold)
+        for m in RULE_ID.finditer(ln.text):
+            if m.group(1) in known:
                 left = x0 + font.size(ln.text[: m.start(1)])[0]
-                if left <= pos[0] < left + font.size(m.group(1))[0]:
-                    return m.group(1)
-            return None
+                out.append((m.group(1), pygame.Rect(left, y, font.size(m.group(1))[0], h)))
         y += h + 1
-    return None
+    return out
+
+
+def card_rule_at(card: ShownCard, pos: tuple[int, int], known: Any) -> str | None:
+    """The rule ID under a screen point on a card, among the `known` IDs of the rules data."""
+    return next((rid for rid, r in card_rule_spots(card, known) if r.collidepoint(pos)), None)

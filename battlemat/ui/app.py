@@ -49,6 +49,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gm", action="store_true", help="start in GM mode (NPC intents shown)")
     p.add_argument("--predict", action="store_true",
                    help="with --screenshot: show the predicted turn as ghosts (the P key)")
+    p.add_argument("--overlay", choices=("teaching",), default=None,
+                   help="start with an overlay shown: teaching (every NPC's intent, threats and phases; the O key)")
 
 
 def _size(text: str | None) -> tuple[int, int]:
@@ -153,6 +155,8 @@ class App:
             self.play.refresh_panels()
         if getattr(args, "gm", False):
             self.play.command("gm")
+        if getattr(args, "overlay", None) == "teaching":
+            self.play.command("teach")
         self.stack: list[Any] = [self.play]
         self.clock = pygame.time.Clock()
         self.exit_code: int | None = None

@@ -24,6 +24,7 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_m, False): "gm",
     (pygame.K_t, False): "step",
     (pygame.K_p, False): "predict",
+    (pygame.K_o, False): "teach",  # the teaching overlay (Ctrl+O opens a file)
     (pygame.K_l, False): "legend",
     (pygame.K_b, False): "big_log",
     (pygame.K_f, False): "fit",

@@ -53,9 +53,10 @@ HELP_HTML = (
     "the route is the one the resolver will take.<br>"
     "<b>Explain</b>: hover a square to see why it is refused (rule ID), a foe to see the predicted "
     "contest, any token for its sheet; a rule ID in the log, the legend or a card (move onto the card) "
-    "for its text, core or house. F1 lists every rule.<br>"
+    "for its text, core or house; click it to open it. F1 searches the rules and the glossary of words.<br>"
     "<b>Resolve</b>: Enter plays P1-P4. T turns on step mode (Space: next event), Esc skips. "
-    "P predicts the turn as ghosts on the map (the AI guesses unknown intents); P or Esc clears it.<br>"
+    "P predicts the turn as ghosts on the map (the AI guesses unknown intents); P or Esc clears it. "
+    "O shows every NPC's intent, the squares it threatens and its phases (teaching overlay).<br>"
     "<b>Adjust</b>: [ and ] give the intent a GM situational -1/+1 (S6), H shouts what it learns (O6), "
     "I cycles an item's kind (M1), Shift+click adds a Melee secondary target (C7).<br>"
     "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, L legend, B big log, "
@@ -75,6 +76,7 @@ TOP_BUTTONS = (
     ("gm", "GM mode", "Show and edit the NPCs' secret intents (M)"),
     ("step", "Step", "Step mode: one event per key press while resolving (T)"),
     ("predict", "Predict P", "Play the turn as ghosts on the map: the AI guesses unknown intents (P)"),
+    ("teach", "Teach O", "Teaching overlay: every NPC's intent, the squares it threatens, its phases P1-P4 (O)"),
     ("fit", "Fit", "Fit the map to the window (F)"),
     ("legend", "Legend", "What the colours and marks on the map mean (L)"),
     ("rules", "Rules F1", "The rules table with core/house tags (F1)"),

@@ -51,12 +51,13 @@ from battlemat.ui.screens import (
 )
 from battlemat.ui.session import Session, describe_intent
 from battlemat.ui.state import Preview, Selection
+from battlemat.ui.teaching import Teaching
 from battlemat.ui.timeline import Timeline, TimeTravel
 from battlemat.ui.tokens import pulse
 
 # While a turn plays back only these commands act; the rest wait for the turn to end.
 PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step",
-                               "legend", "big_log", "log_newest"})
+                               "legend", "big_log", "log_newest", "teach"})
 ADJUST_COMMANDS = ("mod_minus", "mod_plus", "shout", "item_kind")  # GM touches on the draft (Declaring.adjust)
 STEP_KEYS = (pygame.K_SPACE, pygame.K_RIGHT, pygame.K_n)  # step mode: the next event
 
@@ -70,7 +71,7 @@ class Services:
     manager: pygame_gui.UIManager
 
 
-class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging):
+class PlayScreen(Aids, Teaching, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dragging):
     """The bottom screen of the stack: widgets, input, resolving with playback, files."""
 
     def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
@@ -96,6 +97,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
         self.side: Sidebar | None = None
         self.init_predicting()
         self.init_aids()
+        self.init_teaching()
         self.load_session(session)
         self.resize(size)
 
@@ -164,6 +166,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
         self.top.set_toggle("step", self.step_mode)
         self.top.set_toggle("grid", self.art.show_grid)
         self.top.set_toggle("predict", self.ghost is not None)
+        self.top.set_toggle("teach", self.teaching.on)
         who = self.sel.who
         if who is None:
             self.side.who.set_text("No one selected")
@@ -347,12 +350,13 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
             "next": lambda: self.cycle(-1 if pygame.key.get_mods() & pygame.KMOD_SHIFT else 1),
             "cancel": self.cancel,
             "advance": self.advance,
-            "rules": lambda: Push(RulesScreen(self.manager, self.enc, self.frame.board)),
+            "rules": self.open_rules,
             "shot": self.shot,
             "grid": self.toggle_grid,
             "gm": self.toggle_gm,
             "step": self.toggle_step,
             "predict": self.toggle_predict,
+            "teach": self.toggle_teaching,
             "fit": lambda: self.cam.fit(self.art.width, self.art.height),
             "zoom_in": partial(self.cam.zoom_at, 1),
             "zoom_out": partial(self.cam.zoom_at, -1),
@@ -365,6 +369,11 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
             "turn_ahead": partial(self.step_turn, 1),
             "turn_latest": self.latest_turn,
         }
+
+    def open_rules(self, href: str | None = None) -> Action:
+        """The rules panel (F1): searching the rules and the glossary, showing `href`'s entry if given
+        ('rule:M6' from a link in the log or a rule ID clicked on a card or the legend)."""
+        return Push(RulesScreen(self.manager, self.enc, self.frame.board, show=href))
 
     def _skill_by_index(self, i: int) -> None:
         """Skill keys: slot i is the i-th half of the rules data, for every character (Aids.skill_by_slot)."""
@@ -420,6 +429,9 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
             return None
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             return self._button(event.ui_element)
+        if event.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED and self.side is not None \
+                and event.ui_element is self.side.log:
+            return self.open_rules(event.link_target)  # a rule ID or a house switch in the log
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
             self._intent_picked(event)
             return None
@@ -433,7 +445,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
         elif event.type in (pygame.MOUSEWHEEL, pygame.MOUSEBUTTONDOWN):
             self._mouse_press(event, consumed)
         elif event.type == pygame.MOUSEBUTTONUP:
-            self._mouse_release(event)
+            return self._mouse_release(event)
         return None
 
     def _intent_picked(self, event: pygame.event.Event) -> None:
@@ -480,20 +492,25 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
                 self.drag_from = event.pos
                 self.dragging = False
 
-    def _mouse_release(self, event: pygame.event.Event) -> None:
-        """A release that was no drag is a click: left picks, right cancels."""
+    def _mouse_release(self, event: pygame.event.Event) -> Action | None:
+        """A release that was no drag is a click: left picks (or opens a rule ID clicked on a card or
+        the legend), right cancels."""
         if event.button == 1 and self.drag_release(event.pos):
-            return
+            return None
         if self.drag_from is None:
-            return
+            return None
         was_drag = self.dragging
         self.drag_from, self.dragging = None, False
         if not was_drag and self.frame.board.collidepoint(event.pos):
             self.mouse = event.pos
             if event.button == 1:
+                rid = self.aid_rule_at(event.pos) if self.player is None else None
+                if rid:
+                    return self.open_rules(f"rule:{rid}")
                 self.click(event.pos)
             elif event.button == 3:
                 self.command("cancel")
+        return None
 
     def _intent_rows(self) -> list[tuple[CharId, str]]:
         return list(self.side.rows) if self.side is not None else []
@@ -592,7 +609,7 @@ class PlayScreen(Aids, Declaring, BoardView, TimeTravel, AskIdle, Predicting, Dr
         return ((c.x, c.y, c.zoom, c.view_x, c.view_y, c.view_w, c.view_h), self.mouse, self.frame.board,
                 self.sel.who, self.sel.draft, tuple(s.declared.items()), s.state, self.gm_mode, self.step_mode,
                 self.status, self.status_color, self.art, self.art.show_grid, self.art_frames, self.drag_looks(),
-                self.ghost, self.idle, len(s.future))
+                self.ghost, self.idle, len(s.future), self.teaching.on)
 
     def ring(self) -> tuple[int, pygame.Rect] | None:
         """The selection ring's pulse now and the screen area it covers (inside the board), if any."""

@@ -17,11 +17,13 @@ from typing import Protocol
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
-from pygame_gui.elements import UIButton, UILabel, UITextBox, UITextEntryLine, UIWindow
+from pygame_gui.elements import UIButton, UILabel, UISelectionList, UITextBox, UITextEntryLine, UIWindow
 from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 
 from battlemat.core.encounter import Encounter, Outcome
+from battlemat.core.rules import Rules
 from battlemat.core.state import MatchState
+from battlemat.rules_search import Hit, entry_text, glossary, glossary_entry, search, suggestions
 from battlemat.ui import theme
 
 
@@ -127,19 +129,130 @@ class WindowScreen:
             self.window.kill()
 
 
+def entry_html(rules: Rules, href: str) -> str | None:
+    """One entry of the rules panel: a rule (tag, title, text, house part, current values), a glossary
+    word or a house switch, read from the rules data and the glossary (battlemat.rules_search), with
+    links to the rules behind it and, for a rule, to the glossary words that cite it."""
+    shown = entry_text(href, rules)
+    if shown is None:
+        return None
+    heading, words, related = shown
+    kind, _, key = href.partition(":")
+    tag = rules.entries[key].tag if kind == "rule" else "house" if kind == "switch" else "glossary"
+    color = _hex(theme.RULE_COLOR.get(tag, theme.ACCENT))
+    out = [f"<b><font color='{color}'>{html.escape(heading)}</font></b><br>{html.escape(words)}<br>"]
+    if kind == "rule":
+        values = rules.value_of(key)
+        if values:
+            vals = "; ".join(f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in values[:12])
+            out.append(f"<font color='{_hex(theme.TEXT_DIM)}'>now: {vals}</font><br>")
+        cited = [g for g in glossary() if key in g.rules]
+        if cited:
+            out.append("<br>Words: " + ", ".join(_link(g.href, g.term) for g in cited) + "<br>")
+    elif kind == "term":
+        g = glossary_entry(key)
+        if g is not None and g.aliases:
+            out.append(f"<font color='{_hex(theme.TEXT_DIM)}'>also: {html.escape(', '.join(g.aliases))}</font><br>")
+    known = [r for r in related if r in rules.entries and not (kind == "rule" and r == key)]
+    if known:
+        out.append("<br>Rules: " + "; ".join(f"{_link(f'rule:{r}', r)} {html.escape(rules.entries[r].title)}"
+                                             for r in known) + "<br>")
+    return "".join(out)
+
+
+def _link(href: str, words: str) -> str:
+    return f"<a href='{html.escape(href)}'>{html.escape(words)}</a>"
+
+
+def browse_items(rules: Rules) -> list[tuple[str, str]]:
+    """(label, href) of everything the panel lists before a search: every rule, then every word."""
+    return ([(f"{rid} {e.title}", f"rule:{rid}") for rid, e in rules.entries.items()]
+            + [(f"{g.term} (word)", g.href) for g in glossary()])
+
+
+def hit_label(h: Hit) -> str:
+    return {"rule": h.title, "term": f"{h.title} (word)"}.get(h.kind, f"{h.key} (switch)")
+
+
 class RulesScreen(WindowScreen):
-    """F1: the rules table over the board; F1 or Esc closes it."""
+    """F1: search the rules and the glossary. Typing in the field searches (battlemat.rules_search:
+    IDs, titles, text, words); picking a hit, or a link in an entry, shows that entry. Opened with
+    `show` (a rule ID clicked in the log or on a card) it shows that entry. F1 or Esc closes it."""
 
     close_keys = (pygame.K_F1, pygame.K_ESCAPE)
 
-    def __init__(self, manager: pygame_gui.UIManager, enc: Encounter, area: pygame.Rect) -> None:
+    def __init__(self, manager: pygame_gui.UIManager, enc: Encounter, area: pygame.Rect,
+                 show: str | None = None) -> None:
         rect = area.inflate(-min(160, area.width // 6), -min(80, area.height // 8))
-        self.window = UIWindow(rect, manager, window_display_title="Rules (F1 to close) - core rules in teal, "
-                               "house rules in violet", resizable=True)
+        self.window = UIWindow(rect, manager, window_display_title="Rules and words (F1 to close) - core rules "
+                               "in teal, house rules in violet", resizable=True)
         inner = self.window.get_container().get_rect()
-        self.text = UITextBox(rules_html(enc), pygame.Rect(0, 0, inner.width, inner.height), manager,
-                              container=self.window, anchors={"left": "left", "right": "right", "top": "top",
-                                                              "bottom": "bottom"})
+        self.rules = enc.rules
+        self.whole = rules_html(enc)
+        first = entry_html(self.rules, show) if show else None  # (one layout of the text: it is the slow part)
+        self.shown: str | None = show if first is not None else None  # the entry shown (None: the whole table)
+        self.field = UITextEntryLine(pygame.Rect(6, 4, inner.width - 12, 32), manager, container=self.window,
+                                     placeholder_text="Search: a rule ID or a word (sticky, allowance, cover)",
+                                     anchors={"left": "left", "right": "right", "top": "top", "bottom": "top"})
+        list_w = max(180, inner.width // 3)
+        self.hits_list = UISelectionList(pygame.Rect(6, 40, list_w, inner.height - 46), [], manager,
+                                         container=self.window,
+                                         anchors={"left": "left", "right": "left", "top": "top", "bottom": "bottom"})
+        self.text = UITextBox(first or self.whole, pygame.Rect(list_w + 12, 40, inner.width - list_w - 18,
+                                                               inner.height - 46),
+                              manager, container=self.window, object_id=ObjectID("#log"),
+                              anchors={"left": "left", "right": "right", "top": "top", "bottom": "bottom"})
+        self.items: dict[str, str] = {}  # list label -> href
+        self.hits: list[Hit] = []
+        self.query = ""
+        self._list(browse_items(self.rules))
+        self.field.focus()
+
+    def _list(self, items: list[tuple[str, str]]) -> None:
+        self.items = dict(items)
+        self.hits_list.set_item_list([label for label, _ in items])
+
+    def find(self, query: str) -> list[Hit]:
+        """Search and list the hits (everything, without a query); the best hit is shown."""
+        self.query = query
+        self.hits = search(query, self.rules) if query.strip() else []
+        self._list([(hit_label(h), h.href) for h in self.hits] if query.strip() else browse_items(self.rules))
+        if self.hits:
+            self.show(self.hits[0].href)
+        elif query.strip():
+            close = suggestions(query, self.rules)
+            hint = f" Did you mean {' or '.join(close)}?" if close else ""
+            self.shown = None
+            self.text.set_text(f"Nothing in the rules or the glossary matches "
+                               f"<b>{html.escape(query)}</b>.{html.escape(hint)}")
+        else:
+            self.shown = None
+            self.text.set_text(self.whole)
+        return self.hits
+
+    def show(self, href: str) -> bool:
+        """Show the entry `href` names ('rule:M6', 'term:sticky', 'switch:diagonals')."""
+        body = entry_html(self.rules, href)
+        if body is None:
+            return False
+        self.shown = href
+        self.text.set_text(body)
+        return True
+
+    def update(self, dt: float) -> Action | None:
+        """Search what the field holds, once a frame however many keys came (a search lays out text)."""
+        if self.window.alive() and self.field.get_text() != self.query:
+            self.find(self.field.get_text())
+        return super().update(dt)
+
+    def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
+        if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.hits_list:
+            href = self.items.get(event.text)
+            if href:
+                self.show(href)
+        elif event.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED and event.ui_element is self.text:
+            self.show(event.link_target)
+        return Pop() if self.closing(event) else None
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,9 @@ class ScreenState:
     def draw_ghost(self, surface: Any) -> None:
         raise NotImplementedError
 
+    def teaching_legend(self) -> list[overlays.LegendRow]:
+        raise NotImplementedError
+
     @property
     def enc(self) -> Any:
         return self.session.enc
