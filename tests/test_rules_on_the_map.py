@@ -188,6 +188,17 @@ def test_E1_M7_a_charge_through_a_trap():
     assert hz.data["who"] == "p" and hz.data["harm"] == 2
 
 
+def test_M10_a_mover_stopped_short_may_end_where_an_ally_moving_at_once_left():
+    """Moves of one sub-phase are simultaneous. o and s (allies, a corridor) both head for (1, 2); s's
+    higher Block takes it (M10 [house]) and o, passing through s's square, stops short there: s left
+    it at the same time. The door takes the sub-phase's moves together, whatever their order."""
+    chars = [char("o", "x", skills={"Block/Dodge": 1}, at=[1, 0]), char("s", "x", skills={"Block/Dodge": 3}, at=[1, 1])]
+    m, events = play_rows(["#.#", "#.#", "#.#", "#.#"], chars,
+                          [[act("o", "Block", to=[1, 2]), act("s", "Block", to=[1, 2])]])
+    assert m.state["s"].at == (1, 2) and m.state["o"].at == (1, 1)
+    assert [e.data["who"] for e in of(events, "collided")] == ["o"]
+
+
 def test_M10_every_change_of_square_goes_through_the_door():
     """The class, not the case: in the rules core only resolver/enter.py sets a character's square (a
     state's `at`), so any new way to move a character meets hazards, pits, walls and occupants."""

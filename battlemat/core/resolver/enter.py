@@ -19,7 +19,7 @@ what the square does to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from battlemat.core import geometry
@@ -67,25 +67,26 @@ def throw_refusal(board: Board, diagonals: str, start: XY, to: XY, strength: int
     return None
 
 
-def occupant(t: Turn, sq: XY, but: CharId) -> str | None:
-    """The name of whoever else still in the fight stands on `sq` (M10), or None."""
+def occupant(t: Turn, sq: XY, but: Collection[CharId]) -> str | None:
+    """The name of whoever still in the fight stands on `sq` (M10), those in `but` aside, or None."""
     for cid in t.order():
         s = t.st[cid]
-        if cid != but and s.active and s.at is not None and tuple(s.at) == tuple(sq):
+        if cid not in but and s.active and s.at is not None and tuple(s.at) == tuple(sq):
             return t.name(cid)
     return None
 
 
-def enter(t: Turn, cid: CharId, to: XY, entered: Sequence[XY], say: Callable[[], None],
-          **changes: Any) -> Refusal | None:
+def enter(t: Turn, cid: CharId, to: XY, entered: Sequence[XY], say: Callable[[], None], *,
+          alongside: Collection[CharId] = (), **changes: Any) -> Refusal | None:
     """`cid` comes to stand on `to`, having entered the squares `entered` on its way there, in order
     (`to` last). Refused, with nothing changed, when nobody may stand there (`stand_refusal`); else the
     character is placed (with any other `changes` to its state), `say` records how it came (its own
     event), and then each square entered does what it does (E1), and a runner ending on the map's edge
-    is on its way out (C5)."""
+    is on its way out (C5). `alongside`: those moving at the same time (one movement sub-phase, whose
+    ends M10 settled together): the squares they are leaving do not count as taken."""
     board = t.enc.board
     if board is not None:
-        why = stand_refusal(board, to, occupant(t, to, cid))
+        why = stand_refusal(board, to, occupant(t, to, {cid, *alongside}))
         if why is not None:
             return why
     t.st[cid] = t.st[cid].with_(at=to, **changes)

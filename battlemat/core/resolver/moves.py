@@ -8,6 +8,7 @@ the one door of every change of square (`enter`: hazards entered, E1; a runner a
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import pairwise
 from types import MappingProxyType
 
@@ -105,7 +106,7 @@ def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> Non
         if routes:
             routes = _collisions(t, routes, sub)
             for cid, route in routes.items():
-                _apply_route(t, cid, route, sub)
+                _apply_route(t, cid, route, sub, routes.keys())
             still = False
 
 
@@ -175,9 +176,10 @@ def _stop_short(t: Turn, routes: dict[CharId, movement.Route], loser: CharId, wi
     return movement.Route(r.origin, tuple(steps), why, steps[-1].to if steps else r.origin)
 
 
-def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
+def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongside: Collection[CharId]) -> None:
     """A route walked, through the one door (`enter`): the move and its jumps, where and why it
-    stopped; then what the squares entered do (E1) and a runner at the map's edge (C5)."""
+    stopped; then what the squares entered do (E1) and a runner at the map's edge (C5). The sub-phase's
+    movers (`alongside`) move at once: M10 (`_collisions`) settled their ends together."""
     if not route.steps:
         if route.stopped is not None:
             _stopped(t, cid, route, sub)
@@ -196,7 +198,7 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
         if route.stopped is not None:
             _stopped(t, cid, route, sub)
 
-    why = enter(t, cid, route.end, route.squares, say)
+    why = enter(t, cid, route.end, route.squares, say, alongside=alongside)
     if why is not None:  # (the movement rules never plan an end where nobody may stand: M1, M5, M10)
         _stopped(t, cid, movement.Route(route.origin, (), why, route.origin), sub)
 
