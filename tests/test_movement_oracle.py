@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemat.core import movement
-from battlemat.core.board import Board
+from battlemat.core.board import DIRECTION_STEPS, DIRECTIONS, Board
 from battlemat.core.movement import kernel
 from battlemat.io.rules_file import load_rules
 
@@ -127,7 +127,9 @@ def test_walking_distances_count_difficult_ground_climbs_walls_and_pits() -> Non
 @given(scene=scenes())
 def test_the_grid_tables_are_the_movement_graph(scene) -> None:  # type: ignore[no-untyped-def]
     """Each edge of the graph is the table entry of its slot (neighbour, diagonal M11, difficult M4),
-    each node's terrain its table entry (M1, M5, M12), and the tables hold nothing else."""
+    each node's terrain its table entry (M1, M5, M12), and the tables hold nothing else. An edge is
+    difficult exactly when the rules say (`ascent`: a difficult square, or a step up stairs or a slope,
+    straight or at an angle)."""
     if scene is None:
         return
     board, rules, _, _ = scene
@@ -138,11 +140,24 @@ def test_the_grid_tables_are_the_movement_graph(scene) -> None:  # type: ignore[
         i, k = uy * w + ux, d["slot"]
         nbr[i, k] = vy * w + vx
         assert (gr.diag[i * slots + k], gr.hard[i * slots + k]) == (d["diagonal"], d["difficult"])
+        assert d["difficult"] == ascent(board, (ux, uy), (vx, vy))
     assert (nbr == gr.arrays.nbr).all()
     for (x, y), d in g.nodes(data=True):
         i = y * w + x
         terrain = (gr.blocked[i], gr.pit[i], gr.level[i], gr.stairs[i])
         assert terrain == (d["blocked"], d["pit"], d["level"], d["stairs"])
+
+
+def ascent(board: Board, a, b) -> bool:  # type: ignore[no-untyped-def]
+    """M4, worked out again from the board alone: entering b from a ends the move when b is difficult,
+    or when the step's compass direction has a part along one of the directions b rises toward (their
+    unit steps make less than a right angle): stairs rising N are climbed by a step N, NE or NW."""
+    x, y = b
+    if board.difficult[y, x]:
+        return True
+    sx, sy = DIRECTION_STEPS[board.direction(a, b)]
+    rises = [DIRECTION_STEPS[name] for name, bit in DIRECTIONS.items() if int(board.difficult_dirs[y, x]) & bit]
+    return any(sx * rx + sy * ry > 0 for rx, ry in rises)
 
 
 def walks_oracle(board: Board, diagonals: str, goal) -> list[int]:  # type: ignore[no-untyped-def]

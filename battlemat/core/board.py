@@ -6,8 +6,9 @@ Arrays are indexed [y, x]. All rules speak of "squares"; on hex maps a square is
 What the terrain arrays mean, by rule:
 - `blocked`: nobody enters or stands there (walls, large statues, tree trunks).
 - `difficult`: entering ends the move (M4), from any direction.
-- `difficult_dirs`: bits of DIRECTIONS; entering while travelling in one of them ends the move (M4,
-  stairs and slopes going up). The direction is the compass direction of the step (`direction`).
+- `difficult_dirs`: bits of DIRECTIONS, the way the square rises; entering it going up ends the move
+  (M4, stairs and slopes going up). A step goes up when its compass direction (`direction`) has a
+  part along the rise (`ASCENDS`): on stairs rising N, the steps N, NE and NW.
 - `level`: elevation (M12: changing level needs stairs or Climb; R5: higher ground).
 - `opaque`: blocks the line of sight between square centres (R4).
 - `cover`: 0..2, each cover square on a line of sight gives -1 to the shooter (R4).
@@ -36,6 +37,21 @@ DIRECTIONS: Mapping[str, int] = MappingProxyType(
 DIRECTION_STEPS: Mapping[str, XY] = MappingProxyType({
     "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
 })
+
+
+
+def _ascends(step: str) -> int:
+    """The rises (bits of DIRECTIONS) that a step in compass direction `step` goes up: every direction
+    its travel has a part along (their unit steps' dot product is positive)."""
+    sx, sy = DIRECTION_STEPS[step]
+    return sum(bit for name, bit in DIRECTIONS.items()
+               if sx * DIRECTION_STEPS[name][0] + sy * DIRECTION_STEPS[name][1] > 0)
+
+
+# M4: by a step's compass direction, the bits of `difficult_dirs` it climbs. Ascending stairs or a slope
+# is slow (text line 262) however squarely the step meets them: a step NE or NW goes up stairs rising N
+# as surely as a step N does; a step E or W goes along them and a step S, SE or SW down.
+ASCENDS: Mapping[str, int] = MappingProxyType({step: _ascends(step) for step in DIRECTIONS})
 
 
 def parse_directions(text: str) -> int:
@@ -89,7 +105,8 @@ def transform_hex_directions(bits: int, flip_x: bool, flip_y: bool, sixths: int,
     """Directions of a hex tile that Tiled drew flipped or rotated: on hexagonal maps Tiled reads its
     diagonal-flip flag as a 60-degree turn and a flag of its own as a 120-degree turn, both clockwise,
     and mirrors the tile before turning it. `sixths` is the turn in sixths of a circle. A direction
-    that names no hex neighbour on this map (N on pointy-topped rows) stays as it is: it never applies."""
+    that names no hex neighbour on this map (N on pointy-topped rows) stays as it is: the steps with a
+    part along it climb it (ASCENDS: NE and NW rise toward N)."""
     ring = HEX_CLOCKWISE[stagger_axis]
     out = 0
     for name, bit in DIRECTIONS.items():
@@ -275,12 +292,12 @@ class Board:
 
     def difficult_entering(self, a: XY, b: XY) -> bool:
         """Does stepping from a into b end the move (M4)? Difficult squares always do; directional
-        ones only when the step goes their way (stairs going up)."""
+        ones only when the step goes up them (ASCENDS: straight or at an angle)."""
         x, y = b
         if self.difficult[y, x]:
             return True
         bits = int(self.difficult_dirs[y, x])
-        return bool(bits and bits & DIRECTIONS[self.direction(a, b)])
+        return bool(bits and bits & ASCENDS[self.direction(a, b)])
 
     def feature_at(self, sq: XY) -> str:
         """The terrain's name at a square ('stairs', 'rubble'), or '' when it has none."""

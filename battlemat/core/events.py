@@ -35,6 +35,7 @@ TYPES = (
     "healed",
     "not_healed",
     "defeated",
+    "leaving",
     "fled",
     "item_used",
     "no_effect",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from battlemat.core import movement
 from battlemat.core.intents import Intent
-from battlemat.core.rating import talent_part
+from battlemat.core.rating import standing, talent_part
 from battlemat.core.state import MatchState
 from battlemat.types import XY, CharId
 
@@ -103,9 +103,7 @@ class MatchMemory:
         per character, half and number of major losses."""
         got = self._figures.get((cid, half, major))
         if got is None:
-            parts = self.parts(cid, half)
-            got = self._figures[cid, half, major] = max(
-                0, parts.base + parts.equipment + parts.talent - (major if self.skill_penalty else 0))
+            got = self._figures[cid, half, major] = standing(self.enc.rules, self.enc.by_id[cid], half, major)
         return got
 
     def walk_field(self, goal: XY) -> Sequence[int]:

@@ -26,7 +26,7 @@ import networkx as nx
 import numpy as np
 
 from battlemat.core import geometry
-from battlemat.core.board import DIRECTIONS, Board
+from battlemat.core.board import ASCENDS, Board
 from battlemat.core.movement.memo import ReachMemo
 from battlemat.types import XY
 
@@ -142,7 +142,7 @@ def grid(board: Board, diagonals: str = "alternating") -> Grid:
 def build_graph(board: Board, diagonals: str = "alternating") -> nx.DiGraph:
     """The movement graph: a node per square with its terrain (blocked, pit, level, stairs), a directed
     edge per neighbour step with cost (1, or 1.5 on average for an alternating diagonal: M11), diagonal,
-    dir, slot, dlevel and difficult (M4: the square is difficult, or difficult in that direction)."""
+    dir, slot, dlevel and difficult (M4: the square is difficult, or the step goes up it: ASCENDS)."""
     g = nx.DiGraph()
     w, h = board.width, board.height
     g.add_nodes_from(
@@ -157,7 +157,7 @@ def build_graph(board: Board, diagonals: str = "alternating") -> nx.DiGraph:
                 if n is None:
                     continue
                 nx_, ny = n
-                hard = bool(board.difficult[ny, nx_]) or bool(int(board.difficult_dirs[ny, nx_]) & DIRECTIONS[name])
+                hard = bool(board.difficult[ny, nx_]) or bool(int(board.difficult_dirs[ny, nx_]) & ASCENDS[name])
                 cost = 1.0 if not diag else (1.0 if diagonals == "chebyshev" else 1.5)
                 edges.append(((x, y), n, {
                     "cost": cost, "diagonal": diag, "dir": name, "slot": slot, "difficult": hard,
@@ -215,7 +215,7 @@ def _build(board: Board, diagonals: str) -> Grid:
             tx = slice(xs.start + dx, xs.stop + dx, xs.step)
             nbr[ys, xs, k] = node[ty, tx]
             diag[ys, xs, k] = d
-            hard[ys, xs, k] = board.difficult[ty, tx] | (board.difficult_dirs[ty, tx] & DIRECTIONS[name] != 0)
+            hard[ys, xs, k] = board.difficult[ty, tx] | (board.difficult_dirs[ty, tx] & ASCENDS[name] != 0)
     n = w * h
     arrays = GridArrays(nbr.reshape(n, slots), diag.reshape(n, slots), hard.reshape(n, slots),
                         board.blocked.reshape(-1).copy(), board.pit.reshape(-1).copy(),

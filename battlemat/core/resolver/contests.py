@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from battlemat.core.dice import Roll
-from battlemat.core.rating import Rating
+from battlemat.core.rating import Rating, standing
 from battlemat.core.resolver.defense import opposition
+from battlemat.core.resolver.enter import enter, throw_refusal
 from battlemat.core.resolver.losses import land
 from battlemat.core.resolver.ratings import group_rating
 from battlemat.core.resolver.record import contest_house, house, target_gone
 from battlemat.core.resolver.turn import Group, Hit, ThreatKey, Turn
-from battlemat.types import CharId
+from battlemat.types import XY, CharId
 
 
 class Sides(NamedTuple):
@@ -140,18 +141,20 @@ def _attack(t: Turn, g: Group) -> list[Hit]:
 
 
 def _grip(t: Turn, g: Group, leader: CharId, r: Rating) -> None:
-    """M13: a successful Wrestle grabs its target (or throws a foe already held)."""
+    """M13: a successful Wrestle grabs its target (or throws a foe already held), with the strength of
+    the leader's Wrestle as the step began (the reach of a throw: its effective rating, L5 included)."""
     if g.use == "Wrestle":
-        t.grips.append((g.target, leader, r.value))
+        strength = standing(t.rules, t.char(leader), g.use, t.st[leader].major)
+        t.grips.append((g.target, leader, r.value, strength))
 
 
 def _land_grips(t: Turn) -> None:
-    for held, wrestler, value in t.grips:
+    for held, wrestler, value, strength in t.grips:
         if not (t.active(held) and t.active(wrestler)):
             continue
         it = t.intents[wrestler]
         if it.throw is not None and t.state[held].held_by == wrestler and it.target == held:
-            _throw(t, held, wrestler, (int(it.throw[0]), int(it.throw[1])))
+            _throw(t, held, wrestler, (int(it.throw[0]), int(it.throw[1])), strength)
             continue
         t.st[held] = t.st[held].with_(held_by=wrestler, hold=value)
         t.emit("grabbed", f"{t.name(wrestler)} grabs {t.name(held)} (grip {value}): it cannot move "
@@ -160,13 +163,22 @@ def _land_grips(t: Turn) -> None:
     t.grips.clear()
 
 
-def _throw(t: Turn, held: CharId, wrestler: CharId, to: tuple[int, int]) -> None:
-    """M13: a held foe thrown to a free square (M10: not onto someone)."""
-    if any(s.at == to and s.active for c, s in t.st.items() if c != held):
-        t.emit("no_effect", f"{t.name(wrestler)} cannot throw {t.name(held)} onto {to}: "
-               "someone stands there (M13, M10)", ("M13", "M10"), who=wrestler, use="Wrestle", target=held,
-               reason=f"someone stands on {to}", rule="M13")
-        return
-    t.st[held] = t.st[held].with_(at=to, held_by=None, hold=0)
-    t.emit("thrown", f"{t.name(wrestler)} throws {t.name(held)} to {to} (M13)", ("M13",),
-           who=held, by=wrestler, to=list(to))
+def _throw(t: Turn, held: CharId, wrestler: CharId, to: XY, strength: int) -> None:
+    """M13: a held foe thrown, landing through the one door of every change of square (`enter`: not on
+    a wall, in a pit or on someone, M1, M5, M10; its hazard strikes, E1). Where the throw may reach is
+    asked again as it happens: the wrestler may have lost a major loss since it declared (L5)."""
+    board, start = t.enc.board, t.st[held].at
+
+    def say() -> None:
+        t.emit("thrown", f"{t.name(wrestler)} throws {t.name(held)} to {to} (M13)", ("M13",),
+               who=held, by=wrestler, to=list(to))
+
+    why = None
+    if board is not None and start is not None:
+        why = throw_refusal(board, str(t.rules.switch("diagonals")), start, to, strength)
+    if why is None:
+        why = enter(t, held, to, (to,), say, held_by=None, hold=0)
+    if why is not None:
+        t.emit("no_effect", f"{t.name(wrestler)} cannot throw {t.name(held)} onto {to}: {why.why}",
+               tuple(dict.fromkeys(("M13", why.rule))), who=wrestler, use="Wrestle", target=held,
+               reason=why.why, rule="M13", **house(t, "M13"))  # where a throw may land: M13's house part

@@ -1,11 +1,11 @@
-"""The end of a turn: grips released (M13), hiders' advantages (O4), healing (L2), fleeing without a
-map (C5), who keeps minor losses and why (L2), and next-turn advantages that have run their course."""
+"""The end of a turn: grips released (M13), hiders' advantages (O4), healing (L2), runners leaving the
+conflict (C5), who keeps minor losses and why (L2), and next-turn advantages that have run their course."""
 
 from __future__ import annotations
 
 from battlemat.core import geometry
+from battlemat.core.resolver.enter import fleeing
 from battlemat.core.resolver.losses import heal, leave_conflict, not_healed
-from battlemat.core.resolver.moves import fleeing
 from battlemat.core.resolver.record import still_here
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.state import Advantage
@@ -15,10 +15,7 @@ def end_of_turn(t: Turn) -> None:
     _release(t)
     _unseen(t)
     healed = heal(t)
-    if t.enc.board is None:  # on a map, an Exit leaves at the map's edge (moves._apply_route)
-        for cid in t.order():
-            if fleeing(t, cid):
-                leave_conflict(t, cid, "leaves the conflict")
+    _leave(t)
     still_here(t)
     not_healed(t, healed)
     for cid, s in t.st.items():
@@ -27,6 +24,30 @@ def end_of_turn(t: Turn) -> None:
         keep = tuple(a for a in s.advantages if a.turn is None or a.turn > t.n)
         if keep != s.advantages:
             t.st[cid] = s.with_(advantages=keep)
+
+
+def _leave(t: Turn) -> None:
+    """C5 (switch `exit_leaves_conflict`): a runner still in the fight leaves the conflict now, at the
+    end of the turn: without a map wherever it is, on a map if it reached the edge (enter.enter). Until
+    now it was there to be shot at (P3) and struck (P4). One grabbed this turn stays: only Escape
+    breaks a hold (C8)."""
+    on_map = t.enc.board is not None
+    for cid in t.order():
+        if not fleeing(t, cid) or (on_map and cid not in t.leaving):
+            continue
+        holder = t.st[cid].held_by
+        if holder is not None:
+            t.emit("stopped", f"{t.name(cid)} cannot leave the conflict: {t.name(holder)} holds it, and only "
+                   "Escape breaks a hold (C8)", ("C8", "C5"), who=cid, at=_at(t, cid), rule="C8",
+                   reason=f"held by {t.name(holder)} (C8)")
+            continue
+        how = "reached the edge of the map" if on_map else "got away"
+        leave_conflict(t, cid, f"{how} and leaves the conflict at the end of the turn")
+
+
+def _at(t: Turn, cid: str) -> list[int] | None:
+    at = t.st[cid].at
+    return list(at) if at is not None else None
 
 
 def _release(t: Turn) -> None:

@@ -1,23 +1,23 @@
 """P2, movement and communication: grips broken or held (C8), moves in three sub-phases (M9), same-square
-conflicts (M10), hazards entered (E1), fleeing off the map (C5), shouts (O6) and intimidating advances (O5).
+conflicts (M10), shouts (O6) and intimidating advances (O5).
 
 Without a map positions are taken as declared; with one every plan goes through `movement`
-(M1-M12), cut short with the reason where a rule stops it.
+(M1-M12), cut short with the reason where a rule stops it. Either way the character arrives through
+the one door of every change of square (`enter`: hazards entered, E1; a runner at the map's edge, C5).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import pairwise
 from types import MappingProxyType
 
 from battlemat.core import geometry, movement
-from battlemat.core.board import Hazard
-from battlemat.core.elusion import elude
 from battlemat.core.intents import Intent
-from battlemat.core.resolver.losses import land, leave_conflict
+from battlemat.core.resolver.enter import enter
 from battlemat.core.resolver.ratings import rating
 from battlemat.core.resolver.record import house, refuse
-from battlemat.core.resolver.turn import Hit, Turn
+from battlemat.core.resolver.turn import Turn
 from battlemat.core.resolver.validate import start_context
 from battlemat.core.state import Advantage
 from battlemat.types import XY, CharId
@@ -90,9 +90,10 @@ def _declared_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> 
                 continue
             dest = it.to if it.to is not None else (it.path[-1] if it.path else None)
             if dest is not None and dest != t.st[cid].at:
-                t.st[cid] = t.st[cid].with_(at=dest)
-                t.emit("moved", f"{t.name(cid)} moves to {dest}", ("P2", "M9"), who=cid, to=list(dest),
-                       sub_phase=sub)
+                def say(c: CharId = cid, to: XY = dest, n: int = sub) -> None:
+                    t.emit("moved", f"{t.name(c)} moves to {to}", ("P2", "M9"), who=c, to=list(to), sub_phase=n)
+
+                enter(t, cid, dest, (dest,), say)
 
 
 def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> None:
@@ -105,7 +106,7 @@ def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> Non
         if routes:
             routes = _collisions(t, routes, sub)
             for cid, route in routes.items():
-                _apply_route(t, cid, route, sub)
+                _apply_route(t, cid, route, sub, routes.keys())
             still = False
 
 
@@ -175,36 +176,40 @@ def _stop_short(t: Turn, routes: dict[CharId, movement.Route], loser: CharId, wi
     return movement.Route(r.origin, tuple(steps), why, steps[-1].to if steps else r.origin)
 
 
-def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
-    """A route walked: the move and its jumps, where and why it stopped, the hazards entered (E1),
-    and an Exit that reaches the map's edge leaving the conflict (C5)."""
-    board = t.enc.board
-    end = route.end
-    if route.steps:
-        t.st[cid] = t.st[cid].with_(at=end)
+def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongside: Collection[CharId]) -> None:
+    """A route walked, through the one door (`enter`): the move and its jumps, where and why it
+    stopped; then what the squares entered do (E1) and a runner at the map's edge (C5). The sub-phase's
+    movers (`alongside`) move at once: M10 (`_collisions`) settled their ends together."""
+    if not route.steps:
+        if route.stopped is not None:
+            _stopped(t, cid, route, sub)
+        return
+
+    def say() -> None:
         cost = route.cost
-        squares = [list(step.to) for step in route.steps]
-        t.emit("moved", f"{t.name(cid)} moves to {end} ({cost} square{'s' if cost != 1 else ''})",
-               ("P2", "M9", "M11"), who=cid, to=list(end), route=squares, cost=cost, sub_phase=sub,
-               **house(t, *move_house(t, cid, route)))
+        t.emit("moved", f"{t.name(cid)} moves to {route.end} ({cost} square{'s' if cost != 1 else ''})",
+               ("P2", "M9", "M11"), who=cid, to=list(route.end), route=[list(sq) for sq in route.squares],
+               cost=cost, sub_phase=sub, **house(t, *move_house(t, cid, route)))
         for step in route.jumps:
             kind = "running" if _running(t, route, step) else "standing"
             t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to}, "
                    f"a {kind} jump (M5)", ("M5",), who=cid, over=[list(o) for o in step.over], to=list(step.to),
                    running=kind == "running", **house(t, "M5", f"switch.jump_{kind}_m_per_rating"))
-    if route.stopped is not None:
-        why = route.stopped
-        t.emit("stopped", f"{t.name(cid)} stops at {end}: {why.why}", (why.rule,), who=cid,
-               at=list(end), rule=why.rule, reason=why.why, sub_phase=sub,
-               **house(t, _stop_house(t, cid, why.rule)))
-    for step in route.steps if board.hazards else ():
-        h = int(board.hazard[step.to[1], step.to[0]])
-        if h >= 0 and t.active(cid):
-            _hazard(t, cid, step.to, board.hazards[h])
-    if fleeing(t, cid):
-        x, y = end
-        if x in (0, board.width - 1) or y in (0, board.height - 1):
-            leave_conflict(t, cid, "reaches the edge of the map and leaves the conflict")
+        if route.stopped is not None:
+            _stopped(t, cid, route, sub)
+
+    why = enter(t, cid, route.end, route.squares, say, alongside=alongside)
+    if why is not None:  # (the movement rules never plan an end where nobody may stand: M1, M5, M10)
+        _stopped(t, cid, movement.Route(route.origin, (), why, route.origin), sub)
+
+
+def _stopped(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
+    """Where and why a route stopped short."""
+    why = route.stopped
+    assert why is not None
+    t.emit("stopped", f"{t.name(cid)} stops at {route.end}: {why.why}", (why.rule,), who=cid,
+           at=list(route.end), rule=why.rule, reason=why.why, sub_phase=sub,
+           **house(t, _stop_house(t, cid, why.rule)))
 
 
 # The house part behind a stop's rule, as the rules data names it (M6's positions and M10's ruling are
@@ -246,29 +251,6 @@ def _way(t: Turn, a: XY, b: XY) -> tuple[int, ...]:
         ca, cb = geometry.to_cube(board, a), geometry.to_cube(board, b)
         return tuple(y - x for x, y in zip(ca, cb, strict=True))
     return (b[0] - a[0] > 0) - (b[0] - a[0] < 0), (b[1] - a[1] > 0) - (b[1] - a[1] < 0)
-
-
-def fleeing(t: Turn, cid: CharId) -> bool:
-    """C5: `cid` uses a half that flees (Exit) and, with the `exit_leaves_conflict` switch, leaves the
-    conflict when it gets away: at the map's edge, or at the end of the turn without a map. A held
-    character does not flee (C8: only Escape breaks a hold)."""
-    it = t.intents.get(cid)
-    return (it is not None and t.rules.halves[it.use].act == "flee" and t.active(cid)
-            and cid not in t.pinned and bool(t.rules.switch("exit_leaves_conflict")))
-
-
-def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:
-    """E1: entering a hazard's square; `elusion.elude` decides (any requirement met: no harm,
-    or half with partial elusion; O2: Perception at half unless the mover is searching with it)."""
-    it = t.intents.get(cid)
-    res = elude(t.char(cid), hz, t.rules, t.st[cid].major, it.use if it is not None else None)
-    rules = ("E1",) + (("O2",) if res.halved or res.helped else ())
-    t.emit("hazard", f"{t.name(cid)} enters {hz.text!r} at {sq}: {res.text}", rules,
-           who=cid, at=list(sq), eluded=res.exempt or bool(res.by), harm=res.harm, by=res.by,
-           **house(t, *(("E1",) if res.harm else ()), *(("switch.partial_elusion",) if res.by else ()),
-                   *(("O2",) if res.halved else ())))
-    if res.harm:
-        land(t, [Hit(cid, res.harm, ())])
 
 
 def _shouts(t: Turn) -> None:

@@ -9,7 +9,8 @@ has happened so far. Its interface, for the phase modules:
 - the characters as they are now: `st` (written by the phases as losses, moves and advantages land);
 - what happened, for later phases and the end of the turn: `caused` and `suffered` (L2),
   `attacked_by` (O4), `failed` (attacks that came to nothing), `shares` (O6), `hidden` (O4), `grips`
-  (M13, landed at the end of each attack step), `pinned` (held characters whose Exit failed, C8);
+  (M13, landed at the end of each attack step), `pinned` (held characters whose Exit failed, C8),
+  `leaving` (runners who reached the map's edge: they leave at the end of the turn, C5);
 - `events`, the record, appended to by `emit` only; `phase` names the phase running.
 Everything is simultaneous within one phase step: contests read `st` as the step began and their
 losses land together at its end (losses.land).
@@ -95,8 +96,10 @@ class Turn:
     failed: set[tuple[CharId, CharId]] = field(default_factory=set)
     shares: list[tuple[CharId, Advantage]] = field(default_factory=list)
     hidden: list[tuple[CharId, CharId]] = field(default_factory=list)  # (hider, the foe it hides from)
-    grips: list[tuple[CharId, CharId, int]] = field(default_factory=list)  # (held, wrestler, rating)
+    # (held, wrestler, the grip's rating, the wrestler's effective Wrestle as the step began: a throw's reach, M13)
+    grips: list[tuple[CharId, CharId, int, int]] = field(default_factory=list)
     pinned: set[CharId] = field(default_factory=set)  # C8: held, so an Exit does not flee this turn
+    leaving: set[CharId] = field(default_factory=set)  # C5: reached the map's edge, gone at the end of the turn
 
     def __post_init__(self) -> None:
         self.rules: Rules = self.enc.rules

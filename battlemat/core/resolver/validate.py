@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from battlemat.core import geometry, movement
+from battlemat.core import movement
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.rating import standing
+from battlemat.core.resolver.enter import throw_refusal
 from battlemat.core.rules import Half
 from battlemat.core.state import MatchState
 from battlemat.types import XY
@@ -143,17 +144,14 @@ def _validate_throw(enc: Encounter, state: MatchState, intent: Intent, use: str)
         raise IllegalIntent(who, "only Wrestle on a held foe can throw it", "M13", "throw")
     if state[target].held_by != who:
         raise IllegalIntent(who, f"does not hold {enc.by_id[target].name}: grab it with Wrestle first", "M13", "throw")
-    # "one map square per Wrestle skill rating" names no base rating: the effective one (text line 15)
-    strength = standing(enc.rules, enc.by_id[who], use, state[who].major)
     start, to = state[target].at, _xy(intent.throw)  # type: ignore[arg-type]
     board = enc.board
     if board is not None and start is not None:
-        if not board.enterable(to):
-            raise IllegalIntent(who, f"cannot throw onto {to}: not a square to land on", "M13", "throw")
-        far = geometry.distance(board, start, to, enc.rules.switch("diagonals"))
-        if far > strength:
-            raise IllegalIntent(who, f"throw of {far} squares is beyond Wrestle {strength} (1 per point)", "M13",
-                                "throw")
+        # "one map square per Wrestle skill rating" names no base rating: the effective one (text line 15)
+        strength = standing(enc.rules, enc.by_id[who], use, state[who].major)
+        why = throw_refusal(board, str(enc.rules.switch("diagonals")), start, to, strength)
+        if why is not None:
+            raise IllegalIntent(who, f"cannot throw onto {to}: {why.why}", "M13", "throw")
 
 
 def _xy(v: Sequence[int]) -> XY:
