@@ -645,3 +645,31 @@ def test_skill_buttons_read_the_effective_rating():
     skills = ScreenState.skills_of(view, "a")  # type: ignore[arg-type]
     assert skills[:4] == ["Shoot", "Throw", "Block", "Dodge"]
     assert "Melee" not in skills
+
+
+def test_thrown_foes_fly_and_runners_on_the_edge_stay_until_the_turn_ends() -> None:
+    """M13, E1, C5: the playback moves a thrown foe's token to where it lands (with the event's
+    words), and marks a runner on the map's edge, which stays on the board until the turn ends."""
+    from battlemat.cases import run_case
+    from battlemat.io.cases import load_case
+    from battlemat.ui.animation import Player
+
+    for name, kind in (("E1_a_foe_thrown_onto_a_trap_takes_its_harm.toml", "thrown"),
+                       ("C5_a_runner_at_the_map_edge_is_shot_before_it_leaves.toml", "leaving")):
+        case = load_case(ROOT / "cases" / name)
+        events = [e for turn in run_case(case).events for e in turn]
+        ev = next(e for e in events if e.type == kind)
+        who = ev.data["who"]
+        start = case.start[who].at
+        positions = {cid: (float(s.at[0]), float(s.at[1])) for cid, s in case.start.chars.items() if s.at}
+        player = Player(tuple(events), positions, dict(case.start.chars), lambda sq: (float(sq[0]), float(sq[1])),
+                        case.encounter.rules)
+        words: list[str] = []
+        while not player.done:
+            player.update(0.05)
+            words += [e.text for e in player.effects if e.text]
+        if kind == "thrown":
+            assert ev.text in words and player.positions[who] == tuple(float(v) for v in ev.data["to"])
+            assert player.positions[who] != (float(start[0]), float(start[1]))
+        else:
+            assert "leaves at the end of the turn (C5)" in words

@@ -206,6 +206,22 @@ class Player:
             self.effects.append(Effect("flash", self.positions[who], text="defeated", color=theme.BAD, duration=1.2))
         return None
 
+    def _on_thrown(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        """A held foe thrown (M13): its token flies to where it lands, with the words of the event."""
+        took = self._on_moved(ev, d)
+        if took is not None and d.get("to") is not None:
+            self.effects.append(Effect("flash", self.center(tuple(d["to"])), text=ev.text,  # type: ignore[arg-type]
+                                       color=theme.BAD, duration=1.6))
+        return took
+
+    def _on_leaving(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        """A runner on the edge (C5): it stays on the board, still a target, until the turn ends."""
+        who = d.get("who")
+        if who in self.positions:
+            self.effects.append(Effect("flash", self.positions[who], text="leaves at the end of the turn (C5)",
+                                       color=theme.ACCENT, duration=1.4))
+        return None
+
     def _on_fled(self, ev: Event, d: Mapping[str, Any]) -> float | None:
         who = d.get("who")
         if who in self.states:
@@ -267,6 +283,8 @@ _HANDLERS: dict[str, Callable[[Player, Event, Mapping[str, Any]], float | None]]
     "healed": Player._on_healed,
     "defeated": Player._on_defeated,
     "fled": Player._on_fled,
+    "thrown": Player._on_thrown,
+    "leaving": Player._on_leaving,
     "advantage": Player._on_advantage,
 }
 
