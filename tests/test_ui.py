@@ -232,8 +232,10 @@ def test_hover_shows_a_prediction_and_the_card_stays_on_the_board(app) -> None:
     # The Ogre leader is beyond Garran's charge (M7, M1): the card resolves the turn and says so (P4),
     # promising no losses, on the condition that the leader, whose intent is secret, stays put.
     assert "expected: no losses" in play.shown_card and "if Ogre leader stays where it is" in play.shown_card[1]
-    p = predict(play.enc, play.session.state, play.session.declared, Intent("garran", "Press", "ogre_boss"))
+    npcs = [c.id for c in play.enc.characters if c.side == "ogres"]
+    p = predict(play.enc, play.session.state, play.session.declared, Intent("garran", "Press", "ogre_boss"), npcs)
     assert p is not None and p.failed is not None and p.failed.data["rule"] == "P4"
+    assert p.assumed and "ogre_boss" in p.assumed
     # a ranged attack also draws the line of sight (R4) and range (R1) into its card
     play.select("billin")
     key(app, skill_key(app, "Shoot"))
