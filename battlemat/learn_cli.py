@@ -23,20 +23,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def lesson_rows() -> list[str]:
-    """One block per bundled lesson: its name, steps and title, then its goal."""
+    """One block per bundled lesson, in their `order`: its name, steps and title, then its goal."""
     from battlemat.io.errors import LoadError
     from battlemat.io.lessons import bundled, lesson_name, load_lesson
 
-    rows: list[str] = []
+    rows: list[tuple[int, str, str]] = []
     for path in bundled():
         try:
             lesson = load_lesson(path)
         except LoadError as exc:
-            rows.append(f"{lesson_name(path):14} (cannot be played: {str(exc).splitlines()[0]})")
+            rows.append((10**4, path.name, f"{lesson_name(path):14} (cannot be played: {str(exc).splitlines()[0]})"))
             continue
         n = len(lesson.steps)
-        rows.append(f"{lesson.name:14} {lesson.title}  ({n} step{'s' * (n != 1)})\n{'':15}{lesson.goal}")
-    return rows
+        rows.append((lesson.order, lesson.name,
+                     f"{lesson.name:14} {lesson.title}  ({n} step{'s' * (n != 1)})\n{'':15}{lesson.goal}"))
+    return [words for *_, words in sorted(rows)]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -45,6 +45,7 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
     from battlemat.io.lessons import read_lesson_encounter
     from battlemat.io.saves import encounter_problem, read_save
     from battlemat.lessons import concerned
+    from battlemat.ui.session import describe_intent  # imports no pygame
 
     save = read_save(save_file)
     problem = encounter_problem(save, str(save_file))
@@ -57,7 +58,8 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
     title = str(save.meta.get("title") or enc.title)
     lines = ["# A lesson written by `battlemat lesson-from` from " + Path(save_file).name + ": replace the words",
              "# in parentheses, keep the pointers that teach (README: Writing a lesson).",
-             "[lesson]", f"title = {toml_value(f'{title} (lesson)')}", f"goal = {toml_value('(Write the goal in one line.)')}",
+             "[lesson]", f"title = {toml_value(f'{title} (lesson)')}",
+             f"goal = {toml_value('(Write the goal in one line.)')}",
              f"encounter = {toml_value(_relative(enc_path, out_dir))}", f"side = {toml_value(side)}",
              f"seed = {match.seed}", f"dice = {toml_value(match.dice.name)}"]
     for n, intents in enumerate(save.turns, 1):
@@ -74,7 +76,8 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
             p = {"type": ev.type, **({"who": who[0]} if who else {}), "rule": ev.rules[0]}
             if p not in points:
                 points.append(p)
-        lines += ["", "[[step]]", f"text = {toml_value(f'{PLACEHOLDER} Turn {n}: ' + '; '.join(_words(enc, it) for it in mine))}",
+        text = f"{PLACEHOLDER} Turn {n}: " + "; ".join(describe_intent(enc, it) for it in mine)
+        lines += ["", "[[step]]", f"text = {toml_value(text)}",
                   "expect = " + _array([_want(it) for it in mine]),
                   "npc = " + _array([it.to_dict() for it in npcs]),
                   "point = " + _array(points[:MAX_POINTS]),
@@ -89,12 +92,6 @@ def _want(it: Intent) -> dict[str, Any]:
     if it.to is not None:
         d["to"] = list(it.to)
     return d
-
-
-def _words(enc: Any, it: Intent) -> str:
-    from battlemat.ui.session import describe_intent
-
-    return describe_intent(enc, it)
 
 
 def _array(items: list[dict[str, Any]]) -> str:

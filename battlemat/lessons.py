@@ -71,6 +71,7 @@ class Lesson:
     enc: Encounter
     sides: tuple[str, ...]
     steps: tuple[Step, ...]
+    order: int = 0  # where `battlemat learn` lists it (then by name)
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class Pointer:
 
 
 def _names(enc: Encounter, cid: CharId | None) -> str:
-    return enc.by_id[cid].name if cid in enc.by_id else str(cid)
+    return enc.by_id[cid].name if cid is not None and cid in enc.by_id else str(cid)
 
 
 def want_words(enc: Encounter, w: Want) -> str:

@@ -86,6 +86,7 @@ def play_lesson(app: App) -> None:
         assert s.step_index == k and f"step {k + 1} of {len(steps)}" in app.play.lesson_panel.shown
         declare_step(app, step)
         press_resolve(app)
+        key(app, pygame.K_ESCAPE)  # skip the animation to the end, as a learner may
         finish_turn(app)
         assert s.played and s.turn == k + 2
         assert_pointed(app, step)
@@ -115,6 +116,7 @@ def test_a_wrong_declaration_is_refused_with_the_expected_one_and_M6_is_pointed_
         s = app.play.session
         declare_step(app, s.step)
         press_resolve(app)
+        key(app, pygame.K_ESCAPE)
         finish_turn(app)
         press_button(app, app.play.lesson_panel.next)
         assert s.step_index == 1
@@ -132,6 +134,7 @@ def test_a_wrong_declaration_is_refused_with_the_expected_one_and_M6_is_pointed_
         click(app, square_pos(app, (1, 2)))
         assert s.declared["kwirt"].to == (1, 2)
         press_resolve(app)
+        key(app, pygame.K_ESCAPE)
         finish_turn(app)
         (sticky,) = [p for p in s.pointers if p.rule == "M6"]
         assert sticky.event.type == "stopped" and sticky.squares[0] == (3, 2) and sticky.tokens[0] == "kwirt"
@@ -141,3 +144,94 @@ def test_a_wrong_declaration_is_refused_with_the_expected_one_and_M6_is_pointed_
         assert s.step_index == 1 and s.turn == 2 and not s.played and not s.pointers
     finally:
         app.close()
+
+
+def test_a_lesson_written_from_a_save_plays_in_the_window(tmp_path: Path) -> None:
+    """Play two turns of a lesson's encounter in the window (its NPC decided by the AI), take the
+    autosave, `battlemat lesson-from` it, and play the skeleton through the window step by step:
+    each turn's intents are the step's, and its pointers find their events."""
+    from test_ui import make_app
+
+    enc = Path(__file__).resolve().parent.parent / "lessons" / "movement.toml"
+    app = make_app(tmp_path, str(enc))
+    try:
+        ticks(app, 2)
+        for half, sq in (("Acrobatics", (0, 0)), ("Dodge", (1, 1))):
+            key(app, pygame.K_TAB)
+            key(app, skill_key(app, half))
+            click(app, square_pos(app, sq))
+            press_resolve(app)
+            key(app, pygame.K_ESCAPE)
+            finish_turn(app)
+    finally:
+        app.close()
+    save = tmp_path / "autosave-movement.json"
+    out = tmp_path / "lessons" / "from_save.lesson.toml"
+    assert main(["lesson-from", str(save), "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count("[[step]]") == 2 and "(Write what to try.)" in text and '"Acrobatics"' in text
+    lesson = load_lesson(out)
+    recorded = json.loads(save.read_text(encoding="utf-8"))["turns"]
+    for step, turn in zip(lesson.steps, recorded, strict=True):
+        npc = {(it.who, it.use) for it in step.npcs}
+        assert npc == {(d["who"], d["use"]) for d in turn if d["who"] != "kwirt"}
+    app = lesson_app(tmp_path, out)
+    try:
+        play_lesson(app)
+    finally:
+        app.close()
+
+
+BAD_LESSON = """
+[lesson]
+title = "Broken"
+goal = "Shows the messages"
+encounter = "movement.toml"
+[[step]]
+text = "Kwirt does something"
+expect = [ { who = "kwirt", use = "Dodgy" }, { who = "ogre", use = "Melee" } ]
+point = [ { type = "moved", rule = "Z9" } ]
+"""
+
+
+def test_a_bad_lesson_names_the_file_the_place_and_the_fix_and_exits_2(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    lessons = Path(__file__).resolve().parent.parent / "lessons"
+    bad = tmp_path / "broken.lesson.toml"
+    bad.write_text(BAD_LESSON, encoding="utf-8")
+    (tmp_path / "movement.toml").write_text((lessons / "movement.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(LoadError) as err:
+        load_lesson(bad)
+    words = str(err.value)
+    assert f"{bad}: step[0].expect[0].use: unknown skill half 'Dodgy'" in words and "Dodge" in words
+    assert "step[0].expect[1].who: 'ogre' is not on the learner's side 'heroes'" in words
+    assert "step[0].point[0].rule: no rule 'Z9'" in words and "Fix:" in words
+    assert main(["check", str(bad)]) == 2
+    assert main(["learn", str(bad)]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+    assert main(["check", *map(str, sorted(lessons.glob("*.toml")))]) == 0  # lessons and their encounters
+
+
+def test_a_lesson_the_rules_refuse_is_caught_by_check(tmp_path: Path) -> None:
+    """M1: Acrobatics allows 3 squares; a lesson asking for 5 is refused when it is played through."""
+    lessons = Path(__file__).resolve().parent.parent / "lessons"
+    (tmp_path / "movement.toml").write_text((lessons / "movement.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    bad = tmp_path / "far.lesson.toml"
+    bad.write_text(BAD_LESSON.replace('use = "Dodgy" }, { who = "ogre", use = "Melee" }',
+                                      'use = "Acrobatics", to = [5, 2] }').replace('rule = "Z9"', 'who = "kwirt"'),
+                   encoding="utf-8")
+    with pytest.raises(LoadError, match=r"step\[0\]\.expect: the rules refuse kwirt's intent: .*\(M1\)"):
+        load_lesson(bad)
+
+
+def test_learn_lists_every_lesson_with_its_goal_and_steps(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["learn"]) == 0
+    out = capsys.readouterr().out
+    for path in LESSONS:
+        lesson = load_lesson(path)
+        assert lesson.title in out and lesson.goal in out and f"({len(lesson.steps)} steps)" in out
+
+
+def test_learn_name_screenshot_opens_the_lesson_panel(tmp_path: Path) -> None:
+    shot = tmp_path / "lesson.png"
+    assert main(["learn", "movement", "--screenshot", str(shot), "--save-dir", str(tmp_path)]) == 0
+    assert shot.stat().st_size > 10_000

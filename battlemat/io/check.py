@@ -24,7 +24,8 @@ EXIT_PROBLEMS = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="maps (.tmx, .tmj), encounters (.toml) and lessons (.lesson.toml)")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="maps (.tmx, .tmj), encounters (.toml) and lessons (.lesson.toml)")
 
 
 def run(args: argparse.Namespace) -> int:

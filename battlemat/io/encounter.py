@@ -580,7 +580,8 @@ def parse_intents(raw: Any, file: str, place: str, enc: Encounter) -> tuple[list
     r = _Reader(file, enc.rules)
     r.max_square = MAX_CELLS if enc.map is not None or enc.board is not None else MAX_ARENA_SQUARE
     if not isinstance(raw, list):
-        r.bad(place, f"expected a list of intents, found {shown(raw)}", 'write it like [ { who = "ogre", use = "Melee" } ]')
+        r.bad(place, f"expected a list of intents, found {shown(raw)}",
+              'write it like [ { who = "ogre", use = "Melee" } ]')
         return [], r.problems
     intents = [it for i, t in enumerate(raw) if (it := _intent(r, t, f"{place}[{i}]", enc.by_id)) is not None]
     return intents, r.problems

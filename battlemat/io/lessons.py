@@ -8,6 +8,7 @@ The format (README, "Writing a lesson"):
     encounter = "sticky.toml"   # optional: default NAME.toml beside this file
     side = "heroes"             # optional: the side the learner plays (default: the encounter's first)
     seed = 0                    # optional, with dice: override the encounter's (a lesson from a save)
+    order = 1                   # optional: where `battlemat learn` lists it
     [[step]]
     text = "What to try, in a line or two."
     expect = [ { who = "kwirt", use = "Dodge", to = [5, 2] } ]   # one or more acceptable intents
@@ -27,6 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError, IllegalIntent, RulesError
 from battlemat.core.events import TYPES
 from battlemat.core.match import Match
@@ -39,7 +41,7 @@ from battlemat.types import XY
 
 SUFFIX = ".lesson.toml"
 LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
-_HEAD_KEYS = ("title", "goal", "encounter", "side", "seed", "dice")
+_HEAD_KEYS = ("title", "goal", "encounter", "side", "seed", "dice", "order")
 _STEP_KEYS = ("text", "expect", "npc", "point", "after")
 _WANT_KEYS = ("who", "use", "target", "to")
 _POINT_KEYS = ("type", "who", "rule")
@@ -54,9 +56,11 @@ def is_lesson_file(path: Path) -> bool:
     return path.name.lower().endswith(SUFFIX)
 
 
-def read_lesson_encounter(path: Path):  # type: ignore[no-untyped-def]
+def read_lesson_encounter(path: str | Path) -> Encounter:
     """A lesson's encounter: the encounter format, with an inline `[map]` (as a rule case draws one)
-    or a Tiled map. Raises LoadError."""
+    or a Tiled map. The window opens any encounter this way, so a lesson's encounter also plays on
+    its own (`battlemat play lessons/NAME.toml`). Raises LoadError."""
+    path = Path(path)
     from battlemat.io.cases import small_encounter
     from battlemat.io.encounter import load_encounter, read_encounter_data
 
@@ -80,7 +84,8 @@ class _Reader:
             return {}
         for key in obj:
             if key not in keys:
-                self.bad(f"{place}.{key}", f"unknown field {key!r}", f"{did_you_mean(key, keys)}use one of: {', '.join(keys)}")
+                self.bad(f"{place}.{key}", f"unknown field {key!r}",
+                         f"{did_you_mean(key, keys)}use one of: {', '.join(keys)}")
         return obj
 
     def text(self, obj: Mapping[str, Any], key: str, place: str, required: bool = False) -> str:
@@ -119,9 +124,9 @@ def load_lesson(path: str | Path) -> Lesson:
     try:
         enc = read_lesson_encounter(enc_path)
     except LoadError as exc:
-        where = "lesson.encounter"
-        raise LoadError([Problem(file, where, f"its encounter {enc_ref!r} cannot be read",
-                                 "fix the encounter (below) or the path, relative to this file"), *exc.problems]) from None
+        head_problem = Problem(file, "lesson.encounter", f"its encounter {enc_ref!r} cannot be read",
+                               "fix the encounter (below) or the path, relative to this file")
+        raise LoadError([head_problem, *exc.problems]) from None
     side = r.text(head, "side", "lesson") or enc.sides[0]
     if side not in enc.sides:
         r.bad("lesson.side", f"no side {side!r} in {enc_ref}", f"use one of: {', '.join(enc.sides)}")
@@ -140,10 +145,14 @@ def load_lesson(path: str | Path) -> Lesson:
     if len(raw_steps) > MAX_TURNS:
         r.bad("step", f"{len(raw_steps)} steps; a lesson has at most {MAX_TURNS}", "split the lesson")
         raw_steps = []
+    order = head.get("order", 0)
+    if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= 9999:
+        r.bad("lesson.order", f"order is a whole number 0..9999, found {shown(order)}", "write order = 1")
+        order = 0
     steps = [_step(r, raw, f"step[{i}]", enc, side) for i, raw in enumerate(raw_steps)]
     if r.problems:
         raise LoadError(r.problems)
-    lesson = Lesson(lesson_name(path), title, goal, path, enc_path, enc, (side,), tuple(steps))
+    lesson = Lesson(lesson_name(path), title, goal, path, enc_path, enc, (side,), tuple(steps), order)
     _play_through(r, lesson, seed, dice)
     if r.problems:
         raise LoadError(r.problems)
@@ -183,7 +192,7 @@ def _step(r: _Reader, raw: Any, place: str, enc: Any, side: str) -> Step:
 
 def _want(r: _Reader, t: Mapping[str, Any], place: str, enc: Any, side: str) -> Want | None:
     who = t.get("who")
-    if who not in enc.by_id:
+    if not isinstance(who, str) or who not in enc.by_id:
         r.bad(f"{place}.who", f"unknown character {shown(who)}", f"use a character id: {', '.join(enc.ids)}")
         return None
     if enc.by_id[who].side != side:
@@ -211,7 +220,8 @@ def _squares(r: _Reader, value: Any, place: str) -> tuple[XY, ...]:
 
     items = [value] if square(value) else value if isinstance(value, list) and value else None
     if items is None or not all(square(v) for v in items):
-        r.bad(place, f"a square is [x, y], or a list of them: found {shown(value)}", "write to = [2, 3] or [[2, 3], [3, 3]]")
+        r.bad(place, f"a square is [x, y], or a list of them: found {shown(value)}",
+              "write to = [2, 3] or [[2, 3], [3, 3]]")
         return ()
     return tuple((v[0], v[1]) for v in items)
 

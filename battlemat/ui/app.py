@@ -91,7 +91,7 @@ class App:
         import pygame
         import pygame_gui
 
-        from battlemat.io.encounter import load_encounter
+        from battlemat.io.lessons import read_lesson_encounter
         from battlemat.io.saves import read_save
         from battlemat.io.tiled import check_pictures
         from battlemat.ui import theme
@@ -111,7 +111,7 @@ class App:
         save = read_save(load) if load else None
         lesson = getattr(args, "lesson", None)  # battlemat learn NAME: a battlemat.lessons.Lesson, read already
         path = lesson.encounter_file if lesson else Path(encounter) if encounter else _default_encounter()
-        enc = lesson.enc if lesson else None if save is not None else load_encounter(path)
+        enc = lesson.enc if lesson else None if save is not None else read_lesson_encounter(path)
         if enc is not None and enc.board is not None and enc.map:  # and its pictures, which the board did not need
             check_pictures(path.parent / enc.map)
         self.headless = bool(getattr(args, "screenshot", None))
@@ -147,6 +147,7 @@ class App:
             ])
         services = Services(self.save_dir, self.screenshot, self.manager)
 
+        self.play: PlayScreen
         if lesson is not None:
             from battlemat.ui.lesson import LessonScreen, LessonSession
 

@@ -31,7 +31,7 @@ from battlemat.ui.screens import Action
 from battlemat.ui.session import Session
 from battlemat.ui.state import Selection
 
-PANEL_H = 170  # pixels of the lesson panel under the board
+PANEL_H = 190  # pixels of the lesson panel under the board
 POINTER = (255, 214, 90)  # the colour of the squares and tokens a pointer highlights
 
 
@@ -154,21 +154,19 @@ def _hex(c: theme.Color) -> str:
 
 
 def panel_html(session: LessonSession) -> str:
-    """The panel's words: lesson and step, the step's text, then (once played) the author's after-text
-    and each pointer's rule line from the rules data."""
+    """The panel's words: lesson and step, the step's text and the last refusal's hint; once played,
+    the author's after-text and each pointer's rule line from the rules data, numbered as on the map."""
     lesson, k, n = session.lesson, session.step_index + 1, len(session.lesson.steps)
     head = (f"<b>{html.escape(lesson.title)}</b>  <font color='{_hex(theme.TEXT_DIM)}'>step {k} of {n}"
             f"{' - lesson complete' if session.complete else ''}</font><br>")
     if not session.played:
         hint = f"<font color='{_hex(theme.ACCENT)}'>{html.escape(session.hint)}</font><br>" if session.hint else ""
         return head + f"{html.escape(session.step.text)}<br>{hint}"
-    body = f"<font color='{_hex(theme.TEXT_DIM)}'>{html.escape(session.step.text)}</font><br>"
-    if session.step.after:
-        body += f"<font color='{_hex(theme.GOOD)}'>{html.escape(session.step.after)}</font><br>"
-    for i, p in enumerate(session.pointers, 1):
+    after = session.step.after
+    body = f"<font color='{_hex(theme.GOOD)}'>{html.escape(after)}</font><br>" if after else ""
+    for i, p in enumerate(session.pointers, 1):  # what happened is in the log; here, the rule behind it
         body += (f"<font color='{_hex(POINTER)}'><b>{i}</b></font> <font color='{_hex(theme.CORE)}'>"
-                 f"{html.escape(p.line)}</font> <font color='{_hex(theme.TEXT_DIM)}'>- "
-                 f"{html.escape(p.event.text)}</font><br>")
+                 f"{html.escape(p.line)}</font><br>")
     return head + body
 
 
@@ -305,10 +303,11 @@ class LessonScreen(PlayScreen):
 
     def draw_pointers(self, surface: pygame.Surface, shown: tuple[Pointer, ...]) -> None:
         """Each pointer's squares outlined, its tokens ringed, and a numbered tag with the rule ID and
-        title (the rules data's) at its first square; a square shared by pointers gets one tag row each."""
+        title (the rules data's) above its square (the end of a move, else the first it names); a tag
+        that would cover another moves up (or down at the top of the board)."""
         lay, cam = self.layout, self.cam
         zoom_cell = lay.cell * cam.zoom
-        rows: dict[tuple[int, int], int] = {}
+        placed: list[pygame.Rect] = []
         for i, p in enumerate(shown, 1):
             for sq in p.squares:
                 overlays.square_outline(surface, cam, lay, sq, POINTER, 3)
@@ -321,14 +320,19 @@ class LessonScreen(PlayScreen):
                 continue
             anchor = p.squares[-1] if p.event.type in ("moved", "jumped", "thrown") else p.squares[0]
             x, y = cam.to_screen(*lay.center(anchor))
-            row = rows.get(anchor, 0)
-            rows[anchor] = row + 1
             entry = self.enc.rules.entries.get(p.rule)
-            words = f"{i}  {p.rule}" + (f" {entry.title}" if entry is not None else "")
-            tag = theme.text(words, 14, (20, 20, 24), bold=True)
-            box = tag.get_rect(midbottom=(round(x), round(y - zoom_cell * 0.5 - 4 - row * (tag.get_height() + 8))))
-            box = box.inflate(10, 6)
+            tag = theme.text(f"{i}  {p.rule}" + (f" {entry.title}" if entry is not None else ""), 14,
+                             (20, 20, 24), bold=True)
+            box = tag.get_rect(midbottom=(round(x), round(y - zoom_cell * 0.5 - 4))).inflate(10, 6)
             box.clamp_ip(self.frame.board)
+            step = -(box.height + 3)
+            while any(box.colliderect(r) for r in placed):
+                box.move_ip(0, step)
+                if box.top < self.frame.board.top:  # no room above: try below the anchor instead
+                    box.top, step = round(y + zoom_cell * 0.5 + 4), box.height + 3
+                    if box.bottom > self.frame.board.bottom:
+                        break
+            placed.append(box)
             pygame.draw.rect(surface, POINTER, box, border_radius=4)
             pygame.draw.rect(surface, (60, 50, 20), box, 1, border_radius=4)
             surface.blit(tag, tag.get_rect(center=box.center))
