@@ -32,6 +32,7 @@ from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError, IllegalIntent, RulesError
 from battlemat.core.events import TYPES
 from battlemat.core.match import Match
+from battlemat.io.cases import _CaseReader
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_ENCOUNTER_BYTES, MAX_SEED, MAX_TURNS
 from battlemat.io.names import dice_problem, did_you_mean, shown
@@ -70,31 +71,14 @@ def read_lesson_encounter(path: str | Path) -> Encounter:
     return small_encounter(data, str(path), path.parent)
 
 
-class _Reader:
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.problems: list[Problem] = []
+class _Reader(_CaseReader):
+    """Collects every problem of one lesson file, as the case reader does."""
 
-    def bad(self, place: str, message: str, fix: str = "") -> None:
-        self.problems.append(Problem(self.file, place, message, fix))
-
-    def table(self, obj: Any, place: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
-        if not isinstance(obj, Mapping):
-            self.bad(place, f"expected a table, found {shown(obj)}", "write it as { key = value } or [table]")
-            return {}
-        for key in obj:
-            if key not in keys:
-                self.bad(f"{place}.{key}", f"unknown field {key!r}",
-                         f"{did_you_mean(key, keys)}use one of: {', '.join(keys)}")
-        return obj
-
-    def text(self, obj: Mapping[str, Any], key: str, place: str, required: bool = False) -> str:
-        value = obj.get(key, "")
-        if not isinstance(value, str) or (required and not value.strip()):
-            self.bad(f"{place}.{key}", f"{key} is text" + (" and may not be empty" if required else ""),
-                     f'write {key} = "..."')
-            return ""
-        return value
+    def keyed(self, obj: Any, place: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+        """A table whose fields are among `keys` (each other one is reported)."""
+        t = self.table(obj, place)
+        self.unknown(t, keys, place)
+        return t
 
     def tables(self, value: Any, place: str, keys: tuple[str, ...]) -> list[tuple[str, Mapping[str, Any]]]:
         if isinstance(value, Mapping):
@@ -102,7 +86,7 @@ class _Reader:
         if not isinstance(value, list):
             self.bad(place, f"expected a list of tables, found {shown(value)}", "write it as [ { key = value }, ... ]")
             return []
-        return [(f"{place}[{i}]", self.table(t, f"{place}[{i}]", keys)) for i, t in enumerate(value)]
+        return [(f"{place}[{i}]", self.keyed(t, f"{place}[{i}]", keys)) for i, t in enumerate(value)]
 
 
 def load_lesson(path: str | Path) -> Lesson:
@@ -116,7 +100,7 @@ def load_lesson(path: str | Path) -> Lesson:
             r.bad(key, f"unknown table {key!r}", "use [lesson] and [[step]]")
     if "lesson" not in data:
         r.bad("lesson", "missing the [lesson] table", 'add [lesson] with title = "..." and goal = "..."')
-    head = r.table(data.get("lesson", {}), "lesson", _HEAD_KEYS)
+    head = r.keyed(data.get("lesson", {}), "lesson", _HEAD_KEYS)
     title = r.text(head, "title", "lesson", required=True)
     goal = r.text(head, "goal", "lesson", required=True)
     enc_ref = r.text(head, "encounter", "lesson") or f"{lesson_name(path)}.toml"
@@ -170,7 +154,7 @@ def _with_seed(lesson: Lesson, seed: int, dice: str) -> Lesson:
 def _step(r: _Reader, raw: Any, place: str, enc: Any, side: str) -> Step:
     from battlemat.io.encounter import parse_intents
 
-    t = r.table(raw, place, _STEP_KEYS)
+    t = r.keyed(raw, place, _STEP_KEYS)
     text = r.text(t, "text", place, required=True)
     wants = [w for where, wt in r.tables(t.get("expect", []), f"{place}.expect", _WANT_KEYS)
              if (w := _want(r, wt, where, enc, side)) is not None]
