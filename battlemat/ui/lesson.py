@@ -309,6 +309,7 @@ class LessonScreen(PlayScreen):
         zoom_cell = lay.cell * cam.zoom
         placed: list[pygame.Rect] = []
         for i, p in enumerate(shown, 1):
+            self._draw_sight_of(surface, p.event)
             for sq in p.squares:
                 overlays.square_outline(surface, cam, lay, sq, POINTER, 3)
             for cid in p.tokens:
@@ -336,6 +337,18 @@ class LessonScreen(PlayScreen):
             pygame.draw.rect(surface, POINTER, box, border_radius=4)
             pygame.draw.rect(surface, (60, 50, 20), box, 1, border_radius=4)
             surface.blit(tag, tag.get_rect(center=box.center))
+
+    def _draw_sight_of(self, surface: pygame.Surface, ev: Event) -> None:
+        """A ranged contest's lines of sight, as the hover card draws them (R4: amber through cover)."""
+        attack = ev.data.get("attack")
+        skill = attack.get("skill") if isinstance(attack, dict) else None
+        if ev.type != "contest" or skill not in self.enc.rules.halves or not self.enc.rules.halves[skill].ranged:
+            return
+        for a in ev.data.get("attackers", ()):
+            for d in ev.data.get("defenders", ()):
+                pa, pd = self.session.position(a), self.session.position(d)
+                if pa is not None and pd is not None:
+                    overlays.draw_sight(surface, self.cam, self.layout, pa, pd)
 
     # -- no timeline: a lesson moves by its steps (Retry, Restart), not by rewinding turns ---------
     def scrub(self, event: pygame.event.Event, consumed: bool = False) -> bool:
