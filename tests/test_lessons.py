@@ -139,6 +139,13 @@ def test_a_wrong_declaration_is_refused_with_the_expected_one_and_M6_is_pointed_
         (sticky,) = [p for p in s.pointers if p.rule == "M6"]
         assert sticky.event.type == "stopped" and sticky.squares[0] == (3, 2) and sticky.tokens[0] == "kwirt"
         assert sticky.line.startswith("M6 " + s.enc.rules.entries["M6"].title)
+        # the tag on the map opens the rule's line (from the rules data) and the event's words
+        (rect,) = [r for r, p in app.play.pointer_tags if p is sticky]
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=rect.center, rel=(0, 0), buttons=(0, 0, 0),
+                                             touch=False))
+        ticks(app, 2)
+        shown = [ln.text for ln in app.play.aids.drawn.lines]
+        assert shown == [sticky.line, sticky.event.text]
         # Retry plays the step again from its start
         press_button(app, app.play.lesson_panel.retry)
         assert s.step_index == 1 and s.turn == 2 and not s.played and not s.pointers

@@ -26,6 +26,7 @@ from battlemat.core.intents import Intent
 from battlemat.lessons import Lesson, Pointer, Step, judge, pointers, unfinished
 from battlemat.types import CharId
 from battlemat.ui import overlays, theme
+from battlemat.ui.cards import Line
 from battlemat.ui.play import PlayScreen, Services
 from battlemat.ui.screens import Action
 from battlemat.ui.session import Session
@@ -177,6 +178,7 @@ class LessonScreen(PlayScreen):
 
     def __init__(self, session: LessonSession, services: Services, size: tuple[int, int]) -> None:
         self.lesson_panel: LessonPanel | None = None
+        self.pointer_tags: list[tuple[pygame.Rect, Pointer]] = []  # where each pointer's tag was drawn
         super().__init__(session, services, size)
         self.gm_mode = False
         self.aids.legend = False  # the small boards would sit under it; the pointers explain instead (L shows it)
@@ -304,10 +306,12 @@ class LessonScreen(PlayScreen):
     def draw_pointers(self, surface: pygame.Surface, shown: tuple[Pointer, ...]) -> None:
         """Each pointer's squares outlined, its tokens ringed, and a numbered tag with the rule ID and
         title (the rules data's) above its square (the end of a move, else the first it names); a tag
-        that would cover another moves up (or down at the top of the board)."""
+        that would cover another moves up (or down at the top of the board). Hovering a tag shows the
+        rule's line and the event's words in a card."""
         lay, cam = self.layout, self.cam
         zoom_cell = lay.cell * cam.zoom
         placed: list[pygame.Rect] = []
+        hovered: Pointer | None = None
         for i, p in enumerate(shown, 1):
             self._draw_sight_of(surface, p.event)
             for sq in p.squares:
@@ -337,6 +341,12 @@ class LessonScreen(PlayScreen):
             pygame.draw.rect(surface, POINTER, box, border_radius=4)
             pygame.draw.rect(surface, (60, 50, 20), box, 1, border_radius=4)
             surface.blit(tag, tag.get_rect(center=box.center))
+            if box.collidepoint(self.mouse):
+                hovered = p
+        self.pointer_tags = list(zip(placed, (p for p in shown if p.squares), strict=True))
+        if hovered is not None:  # a tag under the pointer opens its rule's line and the event
+            self.draw_card(surface, [Line(hovered.line, theme.CORE, True), Line(hovered.event.text, theme.TEXT_DIM)],
+                           self.mouse, self.frame.board)
 
     def _draw_sight_of(self, surface: pygame.Surface, ev: Event) -> None:
         """A ranged contest's lines of sight, as the hover card draws them (R4: amber through cover)."""
