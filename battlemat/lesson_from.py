@@ -76,7 +76,8 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
             p = {"type": ev.type, **({"who": who[0]} if who else {}), "rule": ev.rules[0]}
             if p not in points:
                 points.append(p)
-        text = f"{PLACEHOLDER} Turn {n}: " + "; ".join(describe_intent(enc, it) for it in mine)
+        played = "; ".join(describe_intent(enc, it) for it in mine) or "your side does nothing"
+        text = f"{PLACEHOLDER} Turn {n}: {played}"
         lines += ["", "[[step]]", f"text = {toml_value(text)}",
                   "expect = " + _array([_want(it) for it in mine]),
                   "npc = " + _array([it.to_dict() for it in npcs]),
