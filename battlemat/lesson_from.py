@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from battlemat.core.errors import BattlematError
 from battlemat.core.intents import Intent
 
 PLACEHOLDER = "(Write what to try.)"
@@ -26,12 +27,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from battlemat.io.errors import LoadError
     from battlemat.io.lessons import SUFFIX, load_lesson
 
     out = Path(args.output) if args.output else Path(args.save).with_suffix("").with_suffix(SUFFIX)
     text = lesson_text(args.save, out.parent)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise LoadError.one(str(out), "", f"cannot write the lesson ({exc.strerror or exc})",
+                            "choose another place with -o") from None
     lesson = load_lesson(out)  # it plays as written, or the message says where it does not
     print(f"wrote {out}: {len(lesson.steps)} steps; replace the placeholder words, keep the pointers that "
           f"teach, then `battlemat learn {out}`")
@@ -43,7 +49,7 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
     from battlemat.core.match import Match
     from battlemat.io.cases import _relative, toml_value
     from battlemat.io.lessons import read_lesson_encounter
-    from battlemat.io.saves import encounter_problem, read_save
+    from battlemat.io.saves import encounter_problem, read_save, replay_problem
     from battlemat.lessons import concerned
     from battlemat.ui.session import describe_intent  # imports no pygame
 
@@ -65,7 +71,10 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
     for n, intents in enumerate(save.turns, 1):
         if match.outcome().over:
             break
-        events = match.play(intents)
+        try:
+            events = match.play(intents)
+        except BattlematError as exc:  # the encounter changed since the game was saved
+            raise replay_problem(str(save_file), n - 1, intents, exc) from None
         mine = [it for it in intents if enc.by_id[it.who].side == side]
         npcs = [it for it in intents if enc.by_id[it.who].side != side]
         points: list[dict[str, Any]] = []

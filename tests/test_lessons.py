@@ -214,7 +214,9 @@ def test_a_bad_lesson_names_the_file_the_place_and_the_fix_and_exits_2(tmp_path:
     assert "step[0].point[0].rule: no rule 'Z9'" in words and "Fix:" in words
     assert main(["check", str(bad)]) == 2
     assert main(["learn", str(bad)]) == 2
-    assert "Traceback" not in capsys.readouterr().err
+    assert main(["lesson-from", str(tmp_path / "missing.json")]) == 2
+    err_text = capsys.readouterr().err
+    assert "Traceback" not in err_text and "missing.json: save file not found" in err_text
     assert main(["check", *map(str, sorted(lessons.glob("*.toml")))]) == 0  # lessons and their encounters
 
 
