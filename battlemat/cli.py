@@ -198,6 +198,8 @@ OPTIONAL_COMMANDS = (
     ("arena", "battlemat.sim.arena", "each side's tactics against random and greedy baselines, win-rate differences"),
     ("predict", "battlemat.predict_cli", "the next turn as it would resolve, unknown intents filled by the AI"),
     ("balance", "battlemat.sim.balance", "small changes that bring a side to a target win rate, as a new encounter"),
+    ("learn", "battlemat.learn_cli", "list the lessons, or play one in the window: each step teaches a rule"),
+    ("lesson-from", "battlemat.lesson_from", "write a lesson skeleton from a saved game, one step per turn"),
 )
 
 

@@ -225,6 +225,19 @@ class _CaseReader:
         return value
 
 
+def small_encounter(data: Mapping[str, Any], file: str, base_dir: Path) -> Encounter:
+    """An encounter that may draw its board inline (`[map]` rows, as a case does) instead of naming a
+    Tiled map: a lesson's encounter. Raises LoadError listing every problem."""
+    r = _CaseReader(file)
+    for key in data:
+        if key in CASE_TABLES and key != "map":
+            r.bad(key, f"a [{key}] table belongs in a rule case, not an encounter", f"remove [{key}]")
+    enc = _encounter(r, data, file, base_dir, "")
+    if enc is None or r.problems:
+        raise LoadError(r.problems)
+    return enc
+
+
 def _encounter(r: _CaseReader, data: Mapping[str, Any], file: str, base_dir: Path, name: str) -> Encounter | None:
     """The case's encounter, read by the encounter reader (its own tables and each turn's intents),
     on the inline `[map]` or on the encounter's own map."""

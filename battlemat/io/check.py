@@ -1,10 +1,11 @@
-"""`battlemat check FILE...`: validate maps (.tmx) and encounters (.toml), listing every problem.
+"""`battlemat check FILE...`: validate maps (.tmx), encounters and lessons (.toml), listing every problem.
 
 A map (.tmx, or Tiled's JSON .tmj/.json) is checked for what stops loading (unsupported features,
 bad terrain values, broken tokens) and for what loads but is probably a mistake (misspelled property
 names, properties of the wrong Tiled type, missing images, terrain objects that cover nothing). An
 encounter is checked as `load_encounter` reads it, then its map, then the two together: characters
 off the map, on blocked squares or pits, sharing a square, and tokens that name no character.
+A lesson (.lesson.toml) is read with its encounter and played through as written (io.lessons).
 Notes (an infinite map's board is the box of its used chunks) are printed and pass.
 Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
 """
@@ -16,13 +17,15 @@ import sys
 from pathlib import Path
 
 from battlemat.io.errors import LoadError, Problem
+from battlemat.io.lessons import is_lesson_file
 from battlemat.io.userfile import why_unreadable
 
 EXIT_PROBLEMS = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="maps (.tmx, .tmj) and encounters (.toml)")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="maps (.tmx, .tmj), encounters (.toml) and lessons (.lesson.toml)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,7 +67,7 @@ def check_file(path: Path) -> list[Problem]:
             return [Problem(file, "", *why)]
         suffix = path.suffix.lower()
         if suffix == ".toml":
-            return check_encounter(path)
+            return check_lesson(path) if is_lesson_file(path) else check_encounter(path)
         if suffix in (".tmx", ".tmj", ".json", ".tsx", ".tsj"):
             return check_map(path)
         return [Problem(file, "", f"cannot check a {suffix or 'file without extension'}",
@@ -85,11 +88,23 @@ def check_map(path: Path) -> list[Problem]:
     return lint_map(path)[1]
 
 
+def check_lesson(path: Path) -> list[Problem]:
+    """A lesson (`NAME.lesson.toml`), its encounter, and the lesson played through as written."""
+    from battlemat.io.lessons import load_lesson
+
+    load_lesson(path)  # raises LoadError with every problem (check_file lists them)
+    return []
+
+
 def check_encounter(path: Path) -> list[Problem]:
     from battlemat.io.encounter import load_encounter
+    from battlemat.io.lessons import read_lesson_encounter
     from battlemat.io.maps import placement_problems, token_problems
     from battlemat.io.tiled import lint_map
 
+    if _inline_map(path):  # a lesson's encounter draws its small board inline, as a rule case does
+        read_lesson_encounter(path)
+        return []
     try:
         enc = load_encounter(path, with_map=False)
     except LoadError as exc:  # the encounter's own problems, and its map's if it names one
@@ -103,6 +118,16 @@ def check_encounter(path: Path) -> list[Problem]:
     if board is None:
         return problems
     return problems + placement_problems(enc, board, str(path)) + token_problems(enc, board)
+
+
+def _inline_map(path: Path) -> bool:
+    """Whether the encounter draws its board in a [map] table (rows of squares) instead of a map file."""
+    from battlemat.io.encounter import read_encounter_data
+
+    try:
+        return isinstance(read_encounter_data(path).get("map"), dict)
+    except LoadError:
+        return False
 
 
 def _map_reference(path: Path) -> str | None:

@@ -572,3 +572,16 @@ def _path(r: _Reader, t: Mapping[str, Any], place: str) -> list[tuple[int, int]]
         if sq is not None:
             path.append(sq)
     return path
+
+
+def parse_intents(raw: Any, file: str, place: str, enc: Encounter) -> tuple[list[Intent], list[Problem]]:
+    """A list of intent tables written as in a [[turn]] (`who`, `use`, `target`, `to`...), read the way
+    an encounter's scripted turns are, for files that script turns of their own (lessons)."""
+    r = _Reader(file, enc.rules)
+    r.max_square = MAX_CELLS if enc.map is not None or enc.board is not None else MAX_ARENA_SQUARE
+    if not isinstance(raw, list):
+        r.bad(place, f"expected a list of intents, found {shown(raw)}",
+              'write it like [ { who = "ogre", use = "Melee" } ]')
+        return [], r.problems
+    intents = [it for i, t in enumerate(raw) if (it := _intent(r, t, f"{place}[{i}]", enc.by_id)) is not None]
+    return intents, r.problems

@@ -93,7 +93,7 @@ class App:
         import pygame
         import pygame_gui
 
-        from battlemat.io.encounter import load_encounter
+        from battlemat.io.lessons import read_lesson_encounter
         from battlemat.io.saves import read_save
         from battlemat.io.tiled import check_pictures
         from battlemat.ui import theme
@@ -111,8 +111,9 @@ class App:
         pending: list[Any] = []
         sides = tuple(getattr(args, "side", None) or ())
         save = read_save(load) if load else None
-        path = Path(encounter) if encounter else _default_encounter()
-        enc = None if save is not None else load_encounter(path)
+        lesson = getattr(args, "lesson", None)  # battlemat learn NAME: a battlemat.lessons.Lesson, read already
+        path = lesson.encounter_file if lesson else Path(encounter) if encounter else _default_encounter()
+        enc = lesson.enc if lesson else None if save is not None else read_lesson_encounter(path)
         if enc is not None and enc.board is not None and enc.map:  # and its pictures, which the board did not need
             check_pictures(path.parent / enc.map)
         self.headless = bool(getattr(args, "screenshot", None))
@@ -135,7 +136,7 @@ class App:
                                                  autosave=autosave_for(self.save_dir, save.encounter))
             if session.has_map and session.enc.map:
                 check_pictures(session.path.parent / session.enc.map)
-        else:
+        elif lesson is None:
             session = Session(path, seed=getattr(args, "seed", None), dice=getattr(args, "dice", None),
                               pc_sides=sides, autosave=autosave_for(self.save_dir, path), enc=enc)
         pygame.key.set_repeat(350, 40)
@@ -148,7 +149,13 @@ class App:
             ])
         services = Services(self.save_dir, self.screenshot, self.manager)
 
-        self.play = PlayScreen(session, services, size)
+        self.play: PlayScreen
+        if lesson is not None:
+            from battlemat.ui.lesson import LessonScreen, LessonSession
+
+            self.play = LessonScreen(LessonSession(lesson), services, size)
+        else:
+            self.play = PlayScreen(session, services, size)
         if pending:
             self.play.pending = list(pending)
             self.play._fill_from_replay()

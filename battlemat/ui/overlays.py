@@ -145,6 +145,16 @@ def draw_route(screen: pygame.Surface, cam: Camera, lay: Layout, route: RouteSha
         pygame.draw.circle(screen, (255, 150, 60), c, r + 2, 2)
 
 
+def dashed_line(screen: pygame.Surface, color: theme.Color, a: tuple[float, float], b: tuple[float, float],
+                width: int, dash: float = 12.0) -> None:
+    """A line from a to b drawn as dashes about `dash` pixels long."""
+    n = max(1, int(math.hypot(b[0] - a[0], b[1] - a[1]) // dash))
+    for i in range(0, n, 2):
+        p = (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
+        q = (a[0] + (b[0] - a[0]) * (i + 1) / n, a[1] + (b[1] - a[1]) * (i + 1) / n)
+        pygame.draw.line(screen, color, p, q, width)
+
+
 def arrow(screen: pygame.Surface, a: tuple[float, float], b: tuple[float, float], pen: Pen) -> None:
     """An arrow from a to b (screen pixels) drawn with `pen`."""
     color, width, head, shorten = pen.color, pen.width, pen.head, pen.shorten
@@ -156,11 +166,7 @@ def arrow(screen: pygame.Surface, a: tuple[float, float], b: tuple[float, float]
     a = (a[0] + ux * shorten, a[1] + uy * shorten)
     b = (b[0] - ux * shorten, b[1] - uy * shorten)
     if pen.dashed:
-        n = max(1, int((length - 2 * shorten) // 12))
-        for i in range(0, n, 2):
-            p = (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
-            q = (a[0] + (b[0] - a[0]) * (i + 1) / n, a[1] + (b[1] - a[1]) * (i + 1) / n)
-            pygame.draw.line(screen, color, p, q, width)
+        dashed_line(screen, color, a, b, width)
     else:
         pygame.draw.line(screen, color, a, b, width)
     px, py = -uy, ux

@@ -28,8 +28,8 @@ from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.resolver import validate_intent
 from battlemat.core.state import CharacterState, MatchState
-from battlemat.io.encounter import load_encounter
 from battlemat.io.errors import LoadError
+from battlemat.io.lessons import read_lesson_encounter
 from battlemat.io.saves import Save, encounter_problem, encounter_ref, replay_problem, write_save
 from battlemat.types import XY, CharId
 from battlemat.ui.npc import Policy, npc_brain
@@ -122,7 +122,7 @@ class Session:
         enc: Encounter | None = None,
     ) -> None:
         self.path = Path(encounter_path)
-        self.enc: Encounter = enc or load_encounter(self.path)
+        self.enc: Encounter = enc or read_lesson_encounter(self.path)  # a Tiled map or an inline [map]
         # A simulated run's replay (Save.ai_draws): its AI's draws, skipped turn by turn (Match); go_to uses it.
         self.ai_draws: tuple[int, ...] = ()
         self.match = Match(self.enc, seed=seed, dice=dice)
@@ -318,7 +318,7 @@ class Session:
         if problem is not None:
             raise problem
         path = save.find_encounter(save_file)
-        enc = load_encounter(path)
+        enc = read_lesson_encounter(path)
         unknown = [side for side in save.pc_sides if side not in enc.sides]
         if unknown:
             raise LoadError.one(file, "pc_sides", f"no side {unknown[0]!r} in {save.encounter}",

@@ -1,0 +1,379 @@
+"""Lesson mode of the play window (`battlemat learn NAME`, issue 19).
+
+The learner plays a lesson's steps through the normal window: selecting, skill keys, clicks and
+Enter. `LessonSession` is the session with the lesson's gate on the one door (`declare`): a
+declaration that is not the step's is refused with the reason and the expected intent, the NPCs
+declare the step's scripted intents, and after the turn the step's events are picked as pointers
+(battlemat.lessons). `LessonScreen` adds the lesson panel under the board (step text, step k of n,
+Next and Retry) and draws the pointers on the map: the squares and tokens each event concerns,
+numbered, with the rule ID and title from the rules data; the panel gives each one line.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+from typing import Any
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import UIButton, UIPanel, UITextBox
+
+from battlemat.core.errors import IllegalIntent
+from battlemat.core.events import Event
+from battlemat.core.intents import Intent
+from battlemat.lessons import Lesson, Pointer, Step, judge, pointers, unfinished
+from battlemat.types import CharId
+from battlemat.ui import overlays, theme
+from battlemat.ui.cards import Line
+from battlemat.ui.play import PlayScreen, Services
+from battlemat.ui.screens import Action
+from battlemat.ui.session import Session
+from battlemat.ui.state import Selection
+
+PANEL_H = 190  # pixels of the lesson panel under the board
+POINTER = (255, 214, 90)  # the colour of the squares and tokens a pointer highlights
+
+
+class LessonSession(Session):
+    """A session that plays one lesson, step by step (step k is turn k + 1)."""
+
+    def __init__(self, lesson: Lesson) -> None:
+        self.lesson = lesson
+        self.step_index = 0
+        self.pointers: tuple[Pointer, ...] = ()
+        self.hint = ""  # why the last declaration was not the step's, and what it asks
+        super().__init__(lesson.encounter_file, pc_sides=lesson.sides, enc=lesson.enc)
+
+    @property
+    def step(self) -> Step:
+        return self.lesson.steps[self.step_index]
+
+    @property
+    def played(self) -> bool:
+        """Whether this step's turn has been played (Next goes on)."""
+        return self.turn > self.step_index + 1
+
+    @property
+    def complete(self) -> bool:
+        return self.played and self.step_index == len(self.lesson.steps) - 1
+
+    def declare_npcs(self, rng: Any = None) -> None:
+        """The NPCs declare the step's scripted intents (a lesson plays the same every time)."""
+        if self.played or self.outcome().over:
+            return
+        for it in self.step.npcs:
+            if self.state[it.who].active:
+                self.declared[it.who] = it
+
+    def declare(self, intent: Intent) -> Intent:
+        """The lesson's gate, then the rules' (Session.declare: validate_intent)."""
+        if self.played:
+            raise IllegalIntent(intent.who, "this step is played: Next goes on, Retry plays it again")
+        if not self.is_pc(intent.who):
+            raise IllegalIntent(intent.who, "the lesson declares for the NPCs")
+        refusal = judge(self.enc, self.step, intent)
+        if refusal is not None:
+            self.hint = f"{self.enc.by_id[intent.who].name}: {refusal.reason}"
+            raise IllegalIntent(intent.who, refusal.reason)
+        self.hint = ""
+        return super().declare(intent)
+
+    def resolve(self, intents: tuple[Intent, ...] | None = None) -> tuple[Event, ...]:
+        """Play the step's turn once everything it asks for is declared; then pick its pointers."""
+        first = self.step.whos[0] if self.step.whos else ""
+        if self.played:
+            raise IllegalIntent(first, "this step is played: Next goes on, Retry plays it again")
+        waiting = unfinished(self.enc, self.step, self.declared)
+        if waiting is not None:
+            self.hint = f"This step waits for {waiting[1]}"
+            raise IllegalIntent(waiting[0], f"this step waits for {waiting[1]}")
+        events = super().resolve(intents)
+        self.pointers = pointers(self.enc.rules, self.step, events, self.position)
+        return events
+
+    def next_step(self) -> bool:
+        """Go on to the next step; False when there is none (or this one is not played yet)."""
+        if not self.played or self.complete:
+            return False
+        self.step_index += 1
+        self.pointers, self.hint = (), ""
+        self.declared, self.undo_stack = {}, []
+        self.declare_npcs()
+        return True
+
+    def retry(self, from_start: bool = False) -> None:
+        """Back to the start of this step (or of the lesson): the turns before it are replayed."""
+        if from_start:
+            self.step_index = 0
+        self.go_to(self.step_index + 1)
+        self.future = []
+        self.pointers, self.hint = (), ""
+        self.declared, self.undo_stack = {}, []
+        self.declare_npcs()
+
+
+class LessonPanel:
+    """Under the board: the lesson's title, step k of n, what to try, what happened, Next and Retry."""
+
+    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
+        self.rect = rect
+        self.panel = UIPanel(rect, manager=manager, object_id=ObjectID("#lesson"))
+        bw = 110
+        inner_w = rect.width - 6
+        self.text = UITextBox("", pygame.Rect(4, 4, inner_w - bw - 16, rect.height - 14), manager,
+                              container=self.panel)
+        x = inner_w - bw - 6
+        self.next = UIButton(pygame.Rect(x, 8, bw, 36), "Next", manager, container=self.panel,
+                             tool_tip_text="Go on to the next step once this one is played")
+        self.retry = UIButton(pygame.Rect(x, 50, bw, 32), "Retry", manager, container=self.panel,
+                              tool_tip_text="Play this step again from its start")
+        self.restart = UIButton(pygame.Rect(x, 88, bw, 32), "Restart", manager, container=self.panel,
+                                tool_tip_text="Start the lesson again from its first step")
+        self.epoch = 0
+        self.shown = ""
+
+    def show(self, words: str, can_next: bool, next_label: str) -> None:
+        if words != self.shown:
+            self.shown = words
+            self.text.set_text(words)
+            self.epoch += 1
+        if self.next.text != next_label:
+            self.next.set_text(next_label)
+            self.epoch += 1
+        if can_next != self.next.is_enabled:
+            self.next.enable() if can_next else self.next.disable()
+            self.epoch += 1
+
+    def kill(self) -> None:
+        self.panel.kill()
+
+
+def _hex(c: theme.Color) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*c[:3])
+
+
+def panel_html(session: LessonSession) -> str:
+    """The panel's words: lesson and step, the step's text and the last refusal's hint; once played,
+    the author's after-text and each pointer's rule line from the rules data, numbered as on the map."""
+    lesson, k, n = session.lesson, session.step_index + 1, len(session.lesson.steps)
+    head = (f"<b>{html.escape(lesson.title)}</b>  <font color='{_hex(theme.TEXT_DIM)}'>step {k} of {n}"
+            f"{' - lesson complete' if session.complete else ''}</font><br>")
+    if not session.played:
+        hint = f"<font color='{_hex(theme.ACCENT)}'>{html.escape(session.hint)}</font><br>" if session.hint else ""
+        return head + f"{html.escape(session.step.text)}<br>{hint}"
+    after = session.step.after
+    body = f"<font color='{_hex(theme.GOOD)}'>{html.escape(after)}</font><br>" if after else ""
+    for i, p in enumerate(session.pointers, 1):  # what happened is in the log; here, the rule behind it
+        body += (f"<font color='{_hex(POINTER)}'><b>{i}</b></font> <font color='{_hex(theme.CORE)}'>"
+                 f"{html.escape(p.line)}</font><br>")
+    return head + body
+
+
+class LessonScreen(PlayScreen):
+    """The play screen in lesson mode."""
+
+    session: LessonSession
+
+    def __init__(self, session: LessonSession, services: Services, size: tuple[int, int]) -> None:
+        self.lesson_panel: LessonPanel | None = None
+        self.pointer_tags: list[tuple[pygame.Rect, Pointer]] = []  # where each pointer's tag was drawn
+        super().__init__(session, services, size)
+        self.gm_mode = False
+        self.aids.legend = False  # the small boards would sit under it; the pointers explain instead (L shows it)
+        self.refresh_panels()
+        self._step_status()
+
+    # -- layout --------------------------------------------------------------------------------
+    def resize(self, size: tuple[int, int]) -> None:
+        """The play screen's layout with the board shortened by the lesson panel, which sits under it."""
+        super().resize(size)
+        b = self.frame.board
+        board = pygame.Rect(b.x, b.y, b.width, max(120, b.height - PANEL_H))
+        self.frame = replace(self.frame, board=board)
+        self.cam.set_view(board.x, board.y, board.width, board.height)
+        self.cam.fit(self.art.width, self.art.height)
+        if self.lesson_panel is not None:
+            self.lesson_panel.kill()
+        self.lesson_panel = LessonPanel(self.manager, pygame.Rect(b.x, board.bottom, b.width, b.bottom - board.bottom))
+        self.refresh_lesson()
+
+    @property
+    def ui_epoch(self) -> tuple[int, ...]:
+        panel = self.lesson_panel
+        return (*super().ui_epoch, id(panel), panel.epoch if panel is not None else 0)
+
+    def refresh_lesson(self) -> None:
+        s = self.session
+        if self.lesson_panel is None:
+            return
+        last = s.step_index == len(s.lesson.steps) - 1
+        self.lesson_panel.show(panel_html(s), s.played and not s.complete and self.player is None,
+                               "Done" if last and s.played else "Next")
+
+    def _step_status(self) -> None:
+        s = self.session
+        self.set_status(f"Lesson step {s.step_index + 1} of {len(s.lesson.steps)}: {s.step.text}", theme.TEXT)
+
+    # -- the lesson's controls ------------------------------------------------------------------
+    def next_step(self) -> None:
+        if self.player is not None:
+            return
+        if self.session.next_step():
+            self.sel = Selection()
+            self._step_status()
+        elif self.session.complete:
+            self.set_status(f"Lesson complete: {self.session.lesson.title}. Restart plays it again.", theme.GOOD)
+        self.refresh_panels()
+
+    def retry(self, from_start: bool = False) -> None:
+        if self.player is not None:
+            return
+        self.session.retry(from_start)
+        self.relog()  # the log as it stood at the start of the step
+        self.sel = Selection()
+        self.ghost = None
+        self.victory_shown = False
+        self._step_status()
+        self.refresh_panels()
+
+    def restart(self) -> None:
+        """Play again (the victory screen's button): the lesson from its first step."""
+        self.retry(from_start=True)
+
+    def refresh_panels(self) -> None:
+        super().refresh_panels()
+        self.refresh_lesson()
+
+    def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
+        panel = self.lesson_panel
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and panel is not None:
+            if event.ui_element is panel.next:
+                self.next_step()
+                return None
+            if event.ui_element is panel.retry:
+                self.retry()
+                return None
+            if event.ui_element is panel.restart:
+                self.retry(from_start=True)
+                return None
+        return super().on_event(event, consumed)
+
+    def resolve_now(self) -> None:
+        super().resolve_now()
+        self.refresh_lesson()  # a refused Enter says in the panel what the step waits for
+
+    def _finish_turn(self) -> Action | None:
+        self.victory_shown = True  # a lesson's last step may end the combat: the panel says it is complete
+        action = super()._finish_turn()
+        s = self.session
+        if s.pointers:
+            rules = ", ".join(dict.fromkeys(p.rule for p in s.pointers))
+            self.set_status(f"Step {s.step_index + 1} played: the marks on the map show the rules behind it "
+                            f"({rules}). Next goes on.", theme.GOOD)
+        self.refresh_lesson()
+        return action
+
+    # -- the pointers on the map ----------------------------------------------------------------
+    def on_draw(self, surface: pygame.Surface) -> None:
+        super().on_draw(surface)
+        if self.player is not None:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(self.frame.board)
+        if self.session.played:
+            self.draw_pointers(surface, self.session.pointers)
+        else:
+            self.draw_goals(surface)
+        surface.set_clip(clip)
+
+    def draw_goals(self, surface: pygame.Surface) -> None:
+        """The squares the step asks the learner to move to, dashed, until one of them is declared."""
+        s = self.session
+        for w in s.step.wants:
+            it = s.declared.get(w.who)
+            for sq in w.to or ():
+                if it is not None and it.to is not None and tuple(it.to) == sq:
+                    continue
+                poly = [self.cam.to_screen(*p) for p in self.layout.polygon(sq)]
+                for a, b in zip(poly, poly[1:] + poly[:1], strict=True):
+                    overlays.dashed_line(surface, theme.ACCENT, a, b, 3, 8)
+                x, y = self.cam.to_screen(*self.layout.center(sq))
+                tag = theme.text("here", 12, theme.ACCENT, bold=True)
+                surface.blit(tag, tag.get_rect(center=(round(x), round(y))))
+
+    def draw_pointers(self, surface: pygame.Surface, shown: tuple[Pointer, ...]) -> None:
+        """Each pointer's squares outlined, its tokens ringed, and a numbered tag with the rule ID and
+        title (the rules data's) above its square (the end of a move, else the first it names); a tag
+        that would cover another moves up (or down at the top of the board). Hovering a tag shows the
+        rule's line and the event's words in a card."""
+        lay, cam = self.layout, self.cam
+        zoom_cell = lay.cell * cam.zoom
+        placed: list[pygame.Rect] = []
+        hovered: Pointer | None = None
+        for i, p in enumerate(shown, 1):
+            self._draw_sight_of(surface, p.event)
+            for sq in p.squares:
+                overlays.square_outline(surface, cam, lay, sq, POINTER, 3)
+            for cid in p.tokens:
+                at = self.session.position(cid)
+                if at is not None:
+                    x, y = cam.to_screen(*lay.center(at))
+                    pygame.draw.circle(surface, POINTER, (round(x), round(y)), round(zoom_cell * 0.5), 2)
+            if not p.squares:
+                continue
+            anchor = p.squares[-1] if p.event.type in ("moved", "jumped", "thrown") else p.squares[0]
+            x, y = cam.to_screen(*lay.center(anchor))
+            entry = self.enc.rules.entries.get(p.rule)
+            tag = theme.text(f"{i}  {p.rule}" + (f" {entry.title}" if entry is not None else ""), 14,
+                             (20, 20, 24), bold=True)
+            box = tag.get_rect(midbottom=(round(x), round(y - zoom_cell * 0.5 - 4))).inflate(10, 6)
+            box.clamp_ip(self.frame.board)
+            step = -(box.height + 3)
+            while any(box.colliderect(r) for r in placed):
+                box.move_ip(0, step)
+                if box.top < self.frame.board.top:  # no room above: try below the anchor instead
+                    box.top, step = round(y + zoom_cell * 0.5 + 4), box.height + 3
+                    if box.bottom > self.frame.board.bottom:
+                        break
+            placed.append(box)
+            pygame.draw.rect(surface, POINTER, box, border_radius=4)
+            pygame.draw.rect(surface, (60, 50, 20), box, 1, border_radius=4)
+            surface.blit(tag, tag.get_rect(center=box.center))
+            if box.collidepoint(self.mouse):
+                hovered = p
+        self.pointer_tags = list(zip(placed, (p for p in shown if p.squares), strict=True))
+        if hovered is not None:  # a tag under the pointer opens its rule's line and the event
+            self.draw_card(surface, [Line(hovered.line, theme.CORE, True), Line(hovered.event.text, theme.TEXT_DIM)],
+                           self.mouse, self.frame.board)
+
+    def _draw_sight_of(self, surface: pygame.Surface, ev: Event) -> None:
+        """A ranged contest's lines of sight, as the hover card draws them (R4: amber through cover)."""
+        attack = ev.data.get("attack")
+        skill = attack.get("skill") if isinstance(attack, dict) else None
+        if ev.type != "contest" or skill not in self.enc.rules.halves or not self.enc.rules.halves[skill].ranged:
+            return
+        for a in ev.data.get("attackers", ()):
+            for d in ev.data.get("defenders", ()):
+                pa, pd = self.session.position(a), self.session.position(d)
+                if pa is not None and pd is not None:
+                    overlays.draw_sight(surface, self.cam, self.layout, pa, pd)
+
+    # -- no timeline: a lesson moves by its steps (Retry, Restart), not by rewinding turns ---------
+    def scrub(self, event: pygame.event.Event, consumed: bool = False) -> bool:
+        return False
+
+    def draw_timeline(self, surface: pygame.Surface) -> None:
+        pass
+
+    def go_to_turn(self, turn: int, log: bool = True) -> None:
+        self.set_status("In a lesson, Retry plays this step again and Restart the whole lesson.", theme.ACCENT)
+
+    def looks(self) -> tuple[object, ...]:
+        s = self.session
+        return (*super().looks(), s.step_index, s.pointers)
+
+    def controllable(self, cid: CharId) -> bool:
+        """In a lesson the learner plays its side only (the lesson declares for the NPCs)."""
+        return self.session.state[cid].active and self.session.is_pc(cid)
