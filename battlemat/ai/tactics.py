@@ -11,7 +11,8 @@ resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal ide
   at (one group, S7); when a foe could charge next to it this turn it throws instead (a Shoot
   would fail, R2); when engaged it throws or steps away.
 - skirmisher: hides first (Stealth, O4), provokes chargers (Provoke +2 vs Press, S8), flanks (R5).
-- guardian: holds the foe nearest its weakest ally with sticky Melee; strikes a foe next to it; else
+- guardian: holds the foe nearest its weakest ally with sticky Melee; strikes a foe next to it (with
+  Press where S8 gives it the edge over the Melee an engaged foe mostly uses); else
   closes in on the foe nearest its weakest ally: a charge where it ends next to it (M7), else
   behind Block (a cautious one holds its ground, and says so); without a map it blocks its
   strongest foe.
@@ -346,8 +347,8 @@ def guardian(v: View) -> Intent | None:
     if v.board is None:
         return Intent(v.me.id, block, foe.id)  # without a map there is no ground to hold or cross
     near = [f for f in foes if v.adjacent(v.me, f)]
-    if near and v.my("Melee") > 0:
-        return Intent(v.me.id, "Melee", max(near, key=v.threat).id)  # held: strike back (M6 keeps it here)
+    if near and max(v.my("Melee"), v.my("Press")) > 0:
+        return Intent(v.me.id, _strike_back(v), max(near, key=v.threat).id)  # held: strike back
     if v.risk == "cautious" and allies:
         v.note = f"guardian (cautious): holds its ground by its allies, Block on {foe.name}"
         return Intent(v.me.id, block, foe.id)
@@ -363,7 +364,17 @@ def guardian(v: View) -> Intent | None:
         if v.my("Press") > 0 and _stand_off(v, prey) is None and v.charge_reaches(prey):
             return Intent(v.me.id, "Press", prey.id)  # M7: a charge that ends next to it holds it as well
         return _advance(v, prey)
-    return Intent(v.me.id, "Melee" if v.my("Melee") >= v.my("Press") else "Press", prey.id)
+    return Intent(v.me.id, _strike_back(v), prey.id)
+
+
+def _strike_back(v: View) -> str:
+    """The half to strike a foe next to me with: Press where it is no weaker than Melee and the rules
+    give it the edge over a Melee (S8: a foe engaged with me mostly fights with sticky Melee, M6),
+    else Melee."""
+    melee, press = v.my("Melee"), v.my("Press")
+    if press > 0 and press + v.enc.rules.matchup("Press", "Melee") > melee:
+        return "Press"
+    return "Melee" if melee > 0 else "Press"
 
 
 def coward(v: View) -> Intent | None:
