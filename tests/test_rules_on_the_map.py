@@ -332,6 +332,21 @@ def test_C5_a_runner_that_does_not_reach_the_edge_stays():
     assert not of(events, "leaving") and not of(events, "fled") and m.state["r"].active
 
 
+def test_C5_a_runner_already_on_the_edge_steps_off_without_a_move():
+    """Exit on an edge square with nowhere to plan a move: the map ends there, so it is on its way out
+    all the same (leaving in P2), still a target until the turn ends, then gone; one standing inside
+    the board with no move stays."""
+    chars = [char("r", "a", skills={"Exit/Escape": 3}, at=[0, 1]), char("k", "b", skills={"Shoot/Throw": 4},
+                                                                         at=[5, 1])]
+    m, events = play_rows(["......"] * 3, chars, [[act("r", "Exit"), act("k", "Shoot", "r")]])
+    (leaving,) = of(events, "leaving")
+    assert leaving.phase == "P2" and "stands on the edge" in leaving.text
+    assert losses_of(events, "r") == 1 and m.state["r"].fled
+    inside = [char("r", "a", skills={"Exit/Escape": 3}, at=[2, 1])]
+    m, events = play_rows(["......"] * 3, inside, [[act("r", "Exit")]])
+    assert not of(events, "leaving") and m.state["r"].active
+
+
 # -- 4. stairs and slopes: a step up them at an angle is an ascent (M4) -------------------------------------
 STEP_NAMES = {v: k for k, v in DIRECTION_STEPS.items()}
 

@@ -98,12 +98,20 @@ def enter(t: Turn, cid: CharId, to: XY, entered: Sequence[XY], say: Callable[[],
             hz = board.hazard_at(sq)
             if hz is not None and t.active(cid):
                 _hazard(t, cid, sq, hz)
-    if fleeing(t, cid) and cid not in t.leaving and _on_edge(board, to):
-        t.leaving.add(cid)
-        t.emit("leaving", f"{t.name(cid)} reaches the edge of the map at {to}: it leaves the conflict at the end "
-               "of the turn, and until then what can reach its square still can (C5)", ("C5",), who=cid,
-               at=list(to), **house(t, "switch.exit_leaves_conflict"))
+    on_the_edge(t, cid, to, "reaches")
     return None
+
+
+def on_the_edge(t: Turn, cid: CharId, at: XY, how: str) -> None:
+    """C5: a runner that `how` ("reaches", "stands on") the map's edge at `at` is on its way out: it
+    leaves at the end of the turn (`Turn.leaving`, endturn), and until then it is there to be hit."""
+    board = t.enc.board
+    if board is None or not fleeing(t, cid) or cid in t.leaving or not _on_edge(board, at):
+        return
+    t.leaving.add(cid)
+    t.emit("leaving", f"{t.name(cid)} {how} the edge of the map at {at}: it leaves the conflict at the end "
+           "of the turn, and until then what can reach its square still can (C5)", ("C5",), who=cid,
+           at=list(at), **house(t, "switch.exit_leaves_conflict"))
 
 
 def _on_edge(board: Board, sq: XY) -> bool:

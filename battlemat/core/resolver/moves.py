@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from battlemat.core import geometry, movement
 from battlemat.core.intents import Intent
-from battlemat.core.resolver.enter import enter
+from battlemat.core.resolver.enter import enter, on_the_edge
 from battlemat.core.resolver.ratings import rating
 from battlemat.core.resolver.record import house, refuse
 from battlemat.core.resolver.turn import Turn
@@ -32,6 +32,10 @@ def movement_phase(t: Turn) -> None:
     moving = _by_sub_phase(t)
     if t.enc.board is not None:
         _board_moves(t, moving)
+        for cid in t.order():  # C5: a runner already on the edge steps off it without a move to plan
+            at = t.st[cid].at
+            if at is not None:
+                on_the_edge(t, cid, at, "stands on")
     else:
         _declared_moves(t, moving)
     _shouts(t)
