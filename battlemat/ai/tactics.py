@@ -136,6 +136,11 @@ def brawler(v: View) -> Intent | None:
     return Intent(v.me.id, use, foe.id)
 
 
+def _guard(v: View) -> str:
+    """The defence to raise: Block, or Dodge where it is the stronger half (C5)."""
+    return "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+
+
 def _group_half(v: View, foe: Character, halves: tuple[str, ...]) -> str | None:
     """The half of `halves` allies already aim at `foe` with this turn (most of them), if I have it
     and it is not far below my best: joining them makes one group at the best member's rating plus
@@ -160,7 +165,7 @@ def _stand_off(v: View, foe: Character) -> str | None:
     theirs = v.strength(foe)[1]
     allies = sum(1 for a in v.allies() if v.adjacent(a, foe))
     mine = max(v.my("Melee"), v.my("Press")) + v.enc.rules.group_bonus(allies + 1)
-    guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    guard = _guard(v)
     held = v.my(guard)
     if held < theirs or held <= mine:
         return None
@@ -190,7 +195,7 @@ def _most_dangerous(v: View) -> Character:
 def _advance(v: View, foe: Character) -> Intent | None:
     """Out of reach this turn: close in behind Block or Dodge (3 squares, full rating against the
     most dangerous foe, C5), or with the best-moving attack if it cannot defend."""
-    guard = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    guard = _guard(v)
     if v.my("Press") > 0 and (v.risk == "reckless" or (v.my(guard) == 0 and v.my("Press") >= v.my("Climb"))):
         return Intent(v.me.id, "Press", foe.id)  # a Press that falls short still closes in (M7)
     climb = _toward(v, "Climb", foe) if v.board is not None and _climb_may_help(v, guard) else None
@@ -300,8 +305,7 @@ def skirmisher(v: View) -> Intent | None:
     foe = v.nearest(v.enemies())
     if foe is None:
         return None
-    watched = any(v.sees(f, v.me)[0] for f in v.enemies() if v.strength(f)[0] > 0)
-    if v.my("Stealth") >= 3 and v.me.id not in v.memory.opened and not v.adjacent(v.me, foe) and not watched:
+    if v.my("Stealth") >= 3 and v.me.id not in v.memory.opened and not v.adjacent(v.me, foe) and not _under_fire(v):
         v.memory.opened.add(v.me.id)
         return Intent(v.me.id, "Stealth", foe.id)
     if v.my("Provoke") > 0 and v.rating(foe, "Press") >= v.rating(foe, "Melee") and v.adjacent(v.me, foe):
@@ -341,7 +345,7 @@ def guardian(v: View) -> Intent | None:
             foe = max(menacing, key=v.threat)
             return Intent(v.me.id, "Melee", foe.id, to=None if v.adjacent(v.me, foe) else _toward(v, "Melee", foe))
     foe = _most_dangerous(v)
-    block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+    block = _guard(v)
     if v.my(block) == 0:
         return brawler(v)
     if v.board is None:
@@ -460,7 +464,7 @@ def _best_any(v: View, foe: Character) -> Intent | None:
     if rating == 0:  # nothing to fight with: flee if it can, else cover up
         if v.my("Exit") > 0:
             return Intent(v.me.id, "Exit", to=_away(v, "Exit", v.enemies()))
-        block = "Block" if v.my("Block") >= v.my("Dodge") else "Dodge"
+        block = _guard(v)
         v.note = ("no skill to fight with and no Exit: covers up" if v.my(block)
                   else "no skill to fight, defend or flee with")
         return Intent(v.me.id, block, foe.id) if v.my(block) else None

@@ -165,8 +165,9 @@ def arena(path: str, runs: int, seed: int, dice: str | None, max_turns: int, wor
     mine = next(played)
     rows = []
     for side in enc.sides:
+        ours = outcomes(enc, mine, side)
         for baseline in BASELINES:
-            rows.append(compare(side, baseline, outcomes(enc, mine, side), outcomes(enc, next(played), side)))
+            rows.append(compare(side, baseline, ours, outcomes(enc, next(played), side)))
     return rows
 
 
