@@ -182,7 +182,7 @@ def _allowance_rules(case: Case, cid: str, half: str) -> set[str]:
     shorten it (the `major_loss_penalty` switch set to movement)."""
     rules, char = case.encounter.rules, case.encounter.by_id[cid]
     out = {"M1"}
-    if char.talent("Acrobatics/Climb") and rules.allowance(rules.half(half).name) > 0:
+    if char.talent(rules.talent_pair("nimbleness")) and rules.allowance(rules.half(half).name) > 0:
         out.add("M2")
     if rules.switch("major_loss_penalty") == "movement" and case.start[cid].major:
         out.add("M3")

@@ -8,9 +8,11 @@ destination, then dropped (the character stays idle) — never passed on illegal
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
-from battlemat.ai.tactics import TACTICS
+from battlemat.ai import tactics
+from battlemat.ai.baselines import greedy, random_intent
 from battlemat.ai.view import Memory, View
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent
@@ -21,6 +23,10 @@ from battlemat.core.state import MatchState
 from battlemat.types import CharId
 
 __all__ = ["TACTICS", "Brain"]
+
+# Every policy by its name in an encounter's `ai =`: the scripted tactics, then the arena's baselines.
+TACTICS: Mapping[str, tactics.Tactic] = MappingProxyType(
+    {**tactics.TACTICS, "random": random_intent, "greedy": greedy})
 
 
 class Brain:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from battlemat.ai.tactics import _toward
 from battlemat.ai.view import View
 from battlemat.core.intents import Intent
 
@@ -45,6 +46,4 @@ def greedy(v: View) -> Intent | None:
         return Intent(v.me.id, reach if v.my(reach) else ranged, foe.id)
     if v.my("Press") > 0:
         return Intent(v.me.id, "Press", foe.id)  # a charge that falls short still closes in (M7)
-    from battlemat.ai.tactics import _toward
-
     return Intent(v.me.id, "Melee", foe.id, to=_toward(v, "Melee", foe))

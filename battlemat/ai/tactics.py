@@ -27,10 +27,13 @@ resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal ide
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from battlemat.ai.view import View, weighted_choice
+from battlemat.core import uses
 from battlemat.core.character import Character
+from battlemat.core.geometry import distance, sight
 from battlemat.core.intents import Intent
 from battlemat.core.movement import FAR, level_changes_near
 from battlemat.types import XY
@@ -79,8 +82,6 @@ def _shooters(v: View, but: Character | None = None) -> list[XY]:
 
 def _exposure(v: View, sq: XY, shooters: list[XY]) -> int:
     """How open `sq` lies to the shooters: per shooter that sees it, 3 less the cover (R4)."""
-    from battlemat.core.geometry import sight
-
     total = 0
     for at in shooters:
         seen, cover, _ = sight(v.board, at, sq)
@@ -93,8 +94,6 @@ def _away(v: View, use: str, foes: list[Character]) -> XY | None:
     dests = v.destinations(use)
     if not dests or v.board is None:
         return None
-    from battlemat.core.geometry import distance
-
     diag = v.enc.rules.switch("diagonals")
     spots = [v.at(f) for f in foes if v.at(f) is not None]
 
@@ -271,22 +270,22 @@ def archer(v: View) -> Intent | None:
 
 
 def _may_engage(v: View, foes: list[Character]) -> bool:
-    """Whether a foe could end next to me this turn with a charge (M7): then a Shoot would fail
-    against it (R2) where a Throw still flies, so the archer throws."""
+    """Whether a foe could end next to me this turn with a half that makes it aggressive (R2: the
+    rules data's `aggressive_skills`): then a Shoot would fail against it where a Throw still flies,
+    so the archer throws."""
     if v.board is None:
         return False
+    aggressive = uses.aggressive_halves(v.enc.rules)
     for f in foes:
-        if v.rating(f, "Press") > 0 or v.rating(f, "Melee") > 0:
-            reach = max(v.known.allowance(f, h, v.state[f.id].major) for h in ("Press", "Melee"))
-            if v.distance(f, v.me) <= reach + 1:
-                return True
+        reach = max((v.known.allowance(f, h, v.state[f.id].major) for h in aggressive if v.rating(f, h) > 0),
+                    default=-1)
+        if reach >= 0 and v.distance(f, v.me) <= reach + 1:
+            return True
     return False
 
 
 def _vantage(v: View, use: str, foes: list[Character]) -> tuple[XY, Character] | None:
     """A reachable square with sight of a foe (least cover, then nearest), and that foe (R4)."""
-    from battlemat.core.geometry import sight
-
     best: tuple[tuple[int, int, int, XY, str], XY, Character] | None = None
     for sq, cost in v.destinations(use).items():
         for f in foes:
@@ -477,7 +476,7 @@ def default(v: View) -> Intent | None:
     return brawler(v)
 
 
-TACTICS: dict[str, Tactic] = {
+TACTICS: Mapping[str, Tactic] = MappingProxyType({
     "brawler": brawler,
     "archer": archer,
     "skirmisher": skirmisher,
@@ -486,14 +485,4 @@ TACTICS: dict[str, Tactic] = {
     "observer": observer,
     "scripted": scripted,
     "default": default,
-}
-
-
-def _baselines() -> None:
-    from battlemat.ai.baselines import greedy, random_intent
-
-    TACTICS["random"] = random_intent
-    TACTICS["greedy"] = greedy
-
-
-_baselines()
+})  # the baselines (`random`, `greedy`) join them in battlemat.ai.TACTICS

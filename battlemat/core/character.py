@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from battlemat.core.rules import Rules
 from battlemat.types import XY, CharId, SideName
 
 RATING_NAMES: Mapping[int, str] = MappingProxyType({
@@ -123,6 +124,6 @@ class Character:
             problems.append("has talents; a new PC has none")
         return problems
 
-    def defeat_threshold(self) -> int:
-        """Rule L3: major losses at which the character is defeated."""
-        return 2 + self.talent("Wrestle/Disarm")
+    def defeat_threshold(self, rules: Rules) -> int:
+        """Rule L3: major losses at which the character is defeated (2, plus its toughness talent)."""
+        return 2 + self.talent(rules.talent_pair("toughness"))

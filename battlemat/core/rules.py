@@ -49,6 +49,11 @@ class Half:
     untargeted_phase: str = ""  # O5: ... which moves, so it happens in P2
     passive_halved: bool = False  # O2: halved when not actively searching (Perception)
     mechanical_talent: str = ""  # O2: this skill's talent adds, unhalved, against mechanical traps (Machinery)
+    engaged_forbids: bool = False  # R2: impossible next to an aggressive opponent (Shoot)
+    grips: bool = False  # M13: a success grabs its target; a foe it holds may be thrown (Wrestle)
+    searches: bool = False  # O4: needs no target; it is what finds hiders (Perception)
+    studies_kind: bool = False  # O1: a success also teaches every foe of the target's kind (Identify, Lore)
+    reads_intentions: bool = False  # O3: a success gives +2 against the target next turn (Intuition)
 
     def phase_of(self, target: str | None) -> str:
         """The phase this half acts in, with or without a target (O5: Wonder's advance is a P2 move)."""
@@ -105,6 +110,7 @@ class TalentBonus:
     pair: str  # whose talent gives it
     tag: str
     why: str
+    switch: str = ""  # a house switch that must be on for the bonus to apply
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,7 @@ class Rules:
     matchups: tuple[Matchup, ...]
     talent_bonuses: Mapping[str, TalentBonus]
     item_move: Mapping[str, int]
+    talent_effects: Mapping[str, str]  # effect -> the pair whose talent has it (L3, M2, C5, C6, R6)
     _by_lower: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
     # (skill, against) -> S8 bonus with the switches as set: looked up for every rating of a contest
     _matchup_bonus: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
@@ -154,7 +161,8 @@ class Rules:
             for k, s in data["switch"].items()
         }
         matchups = tuple(Matchup(**m) for m in data.get("matchup", ()))
-        talents = {k: TalentBonus(k, v["pair"], v["tag"], v["why"]) for k, v in data["talent_bonus"].items()}
+        talents = {k: TalentBonus(k, v["pair"], v["tag"], v["why"], v.get("switch", ""))
+                   for k, v in data["talent_bonus"].items()}
         lower: dict[str, str] = {}
         for pairs in groups.values():
             for pair in pairs:
@@ -169,6 +177,7 @@ class Rules:
             matchups,
             MappingProxyType(talents),
             MappingProxyType(dict(data["item_move"])),
+            MappingProxyType(dict(data["talent_effect"])),
             MappingProxyType(lower),
         )
 
@@ -197,6 +206,7 @@ class Rules:
             self.matchups,
             self.talent_bonuses,
             self.item_move,
+            self.talent_effects,
             self._by_lower,
         )
 
@@ -241,12 +251,17 @@ class Rules:
         """Rule S8: the bonus `skill` gains when opposed by `against` (switches respected)."""
         return self._matchup_bonus.get((skill, against), 0)
 
+    def talent_pair(self, effect: str) -> str:
+        """The pair whose talent has `effect` (the rules data's `talent_effect`): 'toughness' (L3),
+        'nimbleness' (M2), 'evasion' (C5, C6), 'missile_dodge' (R6)."""
+        return self.talent_effects[effect]
+
     def talent_source(self, skill: str) -> TalentBonus | None:
         """Rule S3: which pair's talent gives `skill` a talent bonus, if any applies in combat."""
         tb = self.talent_bonuses.get(skill)
         if tb is None:
             return None
-        if skill == "Stealth" and not self.switch("talent_stealth_in_shadows"):
+        if tb.switch and not self.switch(tb.switch):
             return None
         return tb
 

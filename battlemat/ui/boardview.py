@@ -63,7 +63,7 @@ class BoardView(ScreenState):
             TokenLook(c, self.color_of(c.id), states[c.id], positions[c.id], c.id == self.sel.who,
                       c.id == hover_tok, c.id == target,
                       c.id in self.session.declared and self.visible_intent(c.id) and self.player is None,
-                      labels[c.id])
+                      labels[c.id], c.defeat_threshold(self.enc.rules))
             for c in self.enc.characters if c.id in positions
         ]
         draw_tokens(surface, self.cam, self.layout.cell, looks, now)

@@ -47,7 +47,7 @@ def character_lines(enc: Encounter, c: Character, st: CharacterState, side_color
         conds.append("defeated")
     if st.fled:
         conds.append("fled")
-    conds.append(f"losses: {st.minor} minor, {st.major} major (defeat at {c.defeat_threshold()} major, L3)")
+    conds.append(f"losses: {st.minor} minor, {st.major} major (defeat at {c.defeat_threshold(enc.rules)} major, L3)")
     if c.fragile:
         conds.append("fragile (L4)")
     if c.deadly:

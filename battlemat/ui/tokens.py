@@ -29,6 +29,7 @@ class TokenLook:
     target: bool = False
     has_intent: bool = False
     label: str = ""  # the short label (battlemat.labels: numbered where initials repeat); "" = initials
+    defeat_at: int = 2  # L3: the major losses that defeat it (Character.defeat_threshold)
 
 
 def label_of(t: TokenLook) -> str:
@@ -74,7 +75,7 @@ def draw_token(screen: pygame.Surface, cam: Camera, cell: float, t: TokenLook, n
 def _render(t: TokenLook, r: int, named: bool) -> tuple[pygame.Surface, tuple[int, int]]:
     name = theme.text(t.char.name + (" (fled)" if t.state.fled else ""), max(12, min(15, r // 2 + 4))) \
         if named else None
-    half_w = max(r + 10, (name.get_width() // 2 + 6) if name else 0, (2 + t.char.defeat_threshold()) * 5 + 4)
+    half_w = max(r + 10, (name.get_width() // 2 + 6) if name else 0, (2 + t.defeat_at) * 5 + 4)
     top = r + 14
     bottom = r + 6 + (name.get_height() + 4 if name else 0)
     surf = pygame.Surface((2 * half_w, top + bottom), pygame.SRCALPHA)
@@ -116,7 +117,7 @@ def _label(words: str, r: int) -> pygame.Surface:
 
 def _pips(screen: pygame.Surface, cx: float, y: float, t: TokenLook, r: int) -> None:
     """Two minor-loss pips (amber) then the major losses to defeat (red), filled when taken (L1, L3)."""
-    majors = t.char.defeat_threshold()
+    majors = t.defeat_at
     total = 2 + majors
     w = 9 if r >= 14 else 6
     x0 = cx - total * w / 2 + w / 2

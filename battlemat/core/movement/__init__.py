@@ -65,7 +65,7 @@ def allowance(rules: Rules, char: Any, use: str, major: int = 0, item: str = "si
     if moving_shot and base == 0:
         base = rules.halves[use].moving_allowance
     if base > 0:
-        base += math.ceil(char.talent("Acrobatics/Climb") / 2)
+        base += math.ceil(char.talent(rules.talent_pair("nimbleness")) / 2)
     if rules.switch("major_loss_penalty") == "movement":
         base = max(0, base - major)
     return base

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from battlemat.core import geometry
+from battlemat.core import geometry, uses
 from battlemat.core.resolver.contests import run_attacks
 from battlemat.core.resolver.ratings import attack_groups
 from battlemat.core.resolver.record import fallen, house, items_of_the_fallen, refuse, untested_defences
@@ -102,12 +102,11 @@ def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
     seen, _, words = geometry.sight(board, a, b)
     if not seen:
         return words, "R4"
-    if attack.use == "Shoot":
-        aggressive = set(t.rules.switch("aggressive_skills"))
+    if uses.engaged_forbids(t.rules, attack.use):
         for c in t.order():
             o = t.intents.get(c)
             at = t.st[c].at
-            if (o and o.use in aggressive and t.enemies(c, attack.who) and t.active(c) and at is not None
-                    and geometry.adjacent(board, a, at)):
-                return f"cannot Shoot next to {t.name(c)}, who uses {o.use} (R2)", "R2"
+            if (o and uses.is_aggressive(t.rules, o.use) and t.enemies(c, attack.who) and t.active(c)
+                    and at is not None and geometry.adjacent(board, a, at)):
+                return f"cannot {attack.use} next to {t.name(c)}, who uses {o.use} (R2)", "R2"
     return "", ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from battlemat.core import uses
 from battlemat.core.dice import Roll
 from battlemat.core.rating import Rating, standing
 from battlemat.core.resolver.defense import opposition
@@ -143,7 +144,7 @@ def _attack(t: Turn, g: Group) -> list[Hit]:
 def _grip(t: Turn, g: Group, leader: CharId, r: Rating) -> None:
     """M13: a successful Wrestle grabs its target (or throws a foe already held), with the strength of
     the leader's Wrestle as the step began (the reach of a throw: its effective rating, L5 included)."""
-    if g.use == "Wrestle":
+    if uses.grips(t.rules, g.use):
         strength = standing(t.rules, t.char(leader), g.use, t.st[leader].major)
         t.grips.append((g.target, leader, r.value, strength))
 
@@ -180,5 +181,5 @@ def _throw(t: Turn, held: CharId, wrestler: CharId, to: XY, strength: int) -> No
         why = enter(t, held, to, (to,), say, held_by=None, hold=0)
     if why is not None:
         t.emit("no_effect", f"{t.name(wrestler)} cannot throw {t.name(held)} onto {to}: {why.why}",
-               tuple(dict.fromkeys(("M13", why.rule))), who=wrestler, use="Wrestle", target=held,
+               tuple(dict.fromkeys(("M13", why.rule))), who=wrestler, use=t.intents[wrestler].use, target=held,
                reason=why.why, rule="M13", **house(t, "M13"))  # where a throw may land: M13's house part

@@ -27,7 +27,7 @@ def _chosen(t: Turn, cid: CharId, groups: list[Group]) -> set[ThreatKey]:
     """The threats `cid` meets at full rating: the attacker it names (or, naming none, the strongest
     threat [house]), then as many more as its Exit/Escape talent, strongest first."""
     it = t.intents[cid]
-    extra = t.char(cid).talent("Exit/Escape")
+    extra = t.char(cid).talent(t.rules.talent_pair("evasion"))
     # Strongest first, then the first declared; ranked only when it picks a threat (no attacker
     # named, or talent for more than one): a rating is worked out with all its parts.
     rank = len(groups) > 1 and (it.target is None or extra > 0)

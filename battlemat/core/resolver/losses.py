@@ -61,9 +61,10 @@ def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
         why, rule = f"fragile: {s.losses} losses (L4)", "L4"
     elif deadly and s.losses >= limit:
         why, rule = f"struck by a deadly foe: {s.losses} losses (L4)", "L4"
-    elif s.major >= victim.defeat_threshold():
-        extra = victim.talent("Wrestle/Disarm")
-        why = f"{s.major} major losses (L3" + (f", +{extra} from Wrestle talent" if extra else "") + ")"
+    elif s.major >= victim.defeat_threshold(t.rules):
+        tough = t.rules.talent_pair("toughness")
+        extra = victim.talent(tough)
+        why = f"{s.major} major losses (L3" + (f", +{extra} from {tough.split('/')[0]} talent" if extra else "") + ")"
     if why:
         t.st[cid] = s.with_(defeated=True)
         t.emit("defeated", f"{victim.name} is defeated: {why}", (rule,), who=cid,

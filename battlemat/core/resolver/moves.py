@@ -12,7 +12,7 @@ from collections.abc import Collection
 from itertools import pairwise
 from types import MappingProxyType
 
-from battlemat.core import geometry, movement
+from battlemat.core import geometry, movement, uses
 from battlemat.core.intents import Intent
 from battlemat.core.resolver.enter import enter, on_the_edge
 from battlemat.core.resolver.ratings import rating
@@ -50,9 +50,8 @@ def _by_sub_phase(t: Turn) -> dict[int, list[tuple[CharId, Intent]]]:
         it = t.intents.get(cid)
         if it is None:
             continue
-        half = t.rules.halves[it.use]
-        if it.moves or (half.charges and it.target is not None and t.enc.board is not None):
-            out.setdefault(half.sub_phase, []).append((cid, it))
+        if uses.moves(t.rules, it, t.enc.board is not None):
+            out.setdefault(t.rules.halves[it.use].sub_phase, []).append((cid, it))
     return out
 
 
@@ -81,7 +80,7 @@ def _escapes(t: Turn) -> None:
             t.pinned.add(cid)
             t.emit("stopped", f"{t.name(cid)} cannot Exit: held by {holder}, and only Escape breaks a hold "
                    "(C8, M13)", ("C8", "M13"), who=cid, at=at, rule="C8", reason=f"held by {holder} (C8)")
-        elif it.moves or (half.charges and it.target is not None and t.enc.board is not None):
+        elif uses.moves(t.rules, it, t.enc.board is not None):
             t.emit("stopped", f"{t.name(cid)} cannot move: held by {holder} (C8)", ("C8",), who=cid,
                    at=at, rule="C8", reason=f"held by {holder} (C8)")
 
@@ -119,8 +118,8 @@ def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[C
     if not movers:
         return {}
     board = t.enc.board
-    sticky = {cid: it.use for cid, it in t.intents.items()
-              if t.rules.halves[it.use].sticky and t.active(cid) and t.st[cid].at is not None}
+    sticky = {cid: use for cid, use in uses.sticky_uses(t.rules, t.intents).items()
+              if t.active(cid) and t.st[cid].at is not None}
     snapshot = dict(t.st)
     ctxs: dict[str, movement.Context] = {}  # by side: who stands where as this sub-phase begins
     routes: dict[CharId, movement.Route] = {}

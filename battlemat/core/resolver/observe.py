@@ -3,6 +3,7 @@ from searchers, who may search as a group (O4, O2, S7)."""
 
 from __future__ import annotations
 
+from battlemat.core import uses
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.ratings import group_bonus, rating
 from battlemat.core.resolver.record import House, idle_searches
@@ -25,7 +26,7 @@ def observations(t: Turn) -> None:
     searched: set[CharId] = set()
     for hider in t.order():
         it = t.intents.get(hider)
-        if it is not None and it.use == "Stealth" and it.target is not None:
+        if it is not None and t.rules.halves[it.use].act == "hide" and it.target is not None:
             searched.update(_hide(t, hider, it.target))
     idle_searches(t, searched)
 
@@ -74,11 +75,12 @@ def _observe(t: Turn, use: str, target: CharId, cid: CharId, others: bool) -> No
     )
     if not roll.success:
         return
-    if use == "Intuition":
+    half = t.rules.halves[use]
+    if half.reads_intentions:
         advs = [Advantage(target, 2, f"read {foe.name}'s intentions", "O3", t.n + 1)]
     else:
         foes = [target]
-        if use in ("Identify", "Lore") and foe.kind:
+        if half.studies_kind and foe.kind:
             foes += [
                 c.id for c in t.enc.characters
                 if c.kind == foe.kind and c.id != target and t.enemies(c.id, cid) and t.active(c.id)
@@ -93,19 +95,20 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> list[CharId]:
     """O4: a hider is found by a higher Perception (active searchers grouped, S7; else the foe's
     passive Perception, halved by O2); a tie keeps a motionless hider hidden [house]."""
     it = t.intents[hider]
-    stealth = rating(t, hider, "Stealth", foe, None)
+    stealth = rating(t, hider, it.use, foe, None)
+    search = uses.searching_half(t.rules).name
     searchers = [
         c for c in t.order()
         if t.enemies(c, hider) and (s := t.intents.get(c)) is not None
-        and s.use == "Perception" and s.target in (None, hider)
+        and s.use == search and s.target in (None, hider)
     ]
     if searchers:
         found_by = searchers
-        det = _grouped(t, searchers, "Perception", hider)
+        det = _grouped(t, searchers, search, hider)
         how = "searching actively"
     else:
         found_by = [foe]
-        det = rating(t, foe, "Perception", hider, None, halved=True)
+        det = rating(t, foe, search, hider, None, halved=True)
         how = "not searching: Perception halved (O2)"
     roll = t.dice.contest(det, stealth, t.rng)
     tie_hides = t.rules.switch("stealth_tie_hidden") and not it.moves

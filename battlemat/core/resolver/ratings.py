@@ -37,7 +37,7 @@ def attack_rating(t: Turn, cid: CharId, use: str, target: CharId, against: str |
     """`rating` of an attack on `target`; R6: Block/Dodge talent takes its rating off a missile (not
     off a talented point-blank shot, R3, which says so)."""
     r = rating(t, cid, use, target, against)
-    dodge = t.char(target).talent("Block/Dodge")
+    dodge = t.char(target).talent(t.rules.talent_pair("missile_dodge"))
     if dodge and t.rules.halves[use].range_per_rating:
         if not point_blank(t, cid, use, target):
             r = r.with_(adjustments=(Modifier(-dodge, f"{t.name(target)} dodges missiles", "R6"),))
@@ -191,7 +191,7 @@ def group_rating(t: Turn, g: Group, against: str | None) -> tuple[Rating, CharId
             best = i
     leader, r = rated[best]
     if len(g.members) > 1:
-        shrink = t.char(g.target).talent("Exit/Escape")
+        shrink = t.char(g.target).talent(t.rules.talent_pair("evasion"))
         size, bonus, why = group_bonus(t, rated, shrink, g.target)
         notes = r.notes + (f"group: {', '.join(t.name(m) for m in g.members)}; leader {t.name(leader)}",) + why
         r = r.with_(group=bonus, group_size=max(size, 1), notes=notes)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from battlemat.core import uses
 from battlemat.core.character import Character
 from battlemat.core.dice import Roll
 from battlemat.core.rating import Rating
@@ -183,7 +184,7 @@ def idle_searches(t: Turn, searched: set[CharId]) -> None:
     """P1: an active search (Perception without a target) that found nobody hiding says so (O4)."""
     for cid in t.order():
         it = t.intents.get(cid)
-        if it is None or it.use != "Perception" or it.target is not None or cid in searched:
+        if it is None or not uses.searches(t.rules, it.use) or it.target is not None or cid in searched:
             continue
         refuse(t, (cid, it.use, None), f"{t.name(cid)} searches actively, but nobody hides from it (O4)",
                "nobody hides from it", "O4")

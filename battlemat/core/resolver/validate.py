@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from battlemat.core import movement
+from battlemat.core import movement, uses
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.intents import Intent
@@ -114,7 +114,7 @@ def _check_target(enc: Encounter, state: MatchState, intent: Intent, use: str, h
             raise IllegalIntent(who, "cannot target itself", field="target")
         if not state[target].active:
             raise IllegalIntent(who, f"target {target} is already out of the fight", "L3", "target")
-    needs_target = half.act in ("observe", "hide") and use != "Perception"
+    needs_target = half.act in ("observe", "hide") and not half.searches
     needs_target |= half.act == "attack" and not half.untargeted
     if needs_target and target is None:
         raise IllegalIntent(who, f"{use} needs a target", half.phase, "target")
@@ -140,7 +140,7 @@ def _check_secondary(enc: Encounter, state: MatchState, intent: Intent, half: Ha
 def _validate_throw(enc: Encounter, state: MatchState, intent: Intent, use: str) -> None:
     """M13: Wrestle throws a foe it grabbed on an earlier turn, up to 1 square per Wrestle rating."""
     who, target = intent.who, intent.target
-    if use != "Wrestle" or target is None:
+    if not uses.grips(enc.rules, use) or target is None:
         raise IllegalIntent(who, "only Wrestle on a held foe can throw it", "M13", "throw")
     if state[target].held_by != who:
         raise IllegalIntent(who, f"does not hold {enc.by_id[target].name}: grab it with Wrestle first", "M13", "throw")

@@ -1,0 +1,74 @@
+"""What a declared use does, asked of the rules data's flags, never of a skill's name (STYLE 14).
+
+The resolver, the AI and the window ask these questions; each is answered once, here, from the
+flags of `battlemat/data/rules.toml` (`charges`, `sticky`, `engaged_forbids`, `grips`, `searches`,
+the `aggressive_skills` switch...). A copy of the rules data with every skill renamed plays the same
+game (tests/test_rules_by_flag.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from battlemat.core.intents import Intent
+from battlemat.core.rules import Half, Rules
+from battlemat.types import CharId
+
+
+def charge_picks_square(rules: Rules, intent: Intent) -> bool:
+    """M7: a targeted charge moves in as straight a line as it can toward its target, to a square
+    it picks itself: no square or path is declared for it."""
+    return intent.target is not None and rules.halves[intent.use].charges
+
+
+def moves(rules: Rules, intent: Intent, on_map: bool) -> bool:
+    """M1, M7: whether this intent changes square this turn: a declared square or path, or, on a
+    map, a targeted charge (a charge always moves)."""
+    return intent.moves or (on_map and charge_picks_square(rules, intent))
+
+
+def is_sticky(rules: Rules, use: str) -> bool:
+    """M6: whether an adjacent opponent of a character using `use` cannot move away from it."""
+    half = rules.halves.get(use)
+    return half is not None and half.sticky
+
+
+def sticky_uses(rules: Rules, intents: Mapping[CharId, Intent]) -> dict[CharId, str]:
+    """M6: who among the declared intents makes its neighbours stick, with the half it uses."""
+    return {cid: it.use for cid, it in intents.items() if is_sticky(rules, it.use)}
+
+
+def is_aggressive(rules: Rules, use: str) -> bool:
+    """R2: whether a character using `use` is 'aggressive' to an adjacent opponent, which may then
+    not use a half that `engaged_forbids` (the `aggressive_skills` switch [house])."""
+    return use in rules.switch("aggressive_skills")
+
+
+def aggressive_halves(rules: Rules) -> tuple[str, ...]:
+    """R2: the halves the rules data makes aggressive, in the rules data's order."""
+    return tuple(h for h in rules.halves if is_aggressive(rules, h))
+
+
+def engaged_forbids(rules: Rules, use: str) -> bool:
+    """R2: whether `use` is impossible next to an aggressive opponent (Shoot is; Throw is not)."""
+    return rules.halves[use].engaged_forbids
+
+
+def grips(rules: Rules, use: str) -> bool:
+    """M13: whether a success with `use` grabs its target, and a foe already held may be thrown."""
+    half = rules.halves.get(use)
+    return half is not None and half.grips
+
+
+def searches(rules: Rules, use: str) -> bool:
+    """O4: whether `use` searches for hiders (it needs no target, and it is what finds them)."""
+    half = rules.halves.get(use)
+    return half is not None and half.searches
+
+
+def searching_half(rules: Rules) -> Half:
+    """O2, O4: the half that finds hiders, actively or, halved, passively (the one flagged `searches`)."""
+    found = [h for h in rules.halves.values() if h.searches]
+    if len(found) != 1:
+        raise ValueError(f"the rules data needs exactly one half with searches = true, found {len(found)}")
+    return found[0]
