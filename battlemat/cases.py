@@ -264,7 +264,7 @@ def record_case(save_file: str | Path, turn: int, out_dir: Path) -> str:
         raise LoadError.one(str(save_file), "turns", f"the save has {len(save.turns)} turn(s), not a turn {turn}",
                             f"use --turn 1 to {len(save.turns)}" if save.turns else "play a turn first")
     enc = load_encounter(save.encounter_path(save_file))
-    game = Match(enc, seed=save.seed, dice=save.dice, ai_draws=save.ai_draws)
+    game = Match(enc, seed=save.seed, dice=save.dice)
     for intents in save.turns[: turn - 1]:
         game.play(intents)
     before = game.state

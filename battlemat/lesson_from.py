@@ -60,7 +60,7 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
     enc_path = save.find_encounter(save_file)
     enc = read_lesson_encounter(enc_path)
     side = (save.pc_sides or enc.sides)[0]
-    match = Match(enc, seed=save.seed, dice=save.dice, ai_draws=save.ai_draws)
+    match = Match(enc, seed=save.seed, dice=save.dice)
     title = str(save.meta.get("title") or enc.title)
     lines = ["# A lesson written by `battlemat lesson-from` from " + Path(save_file).name + ": replace the words",
              "# in parentheses, keep the pointers that teach (README: Writing a lesson).",

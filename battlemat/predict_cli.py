@@ -47,8 +47,7 @@ def _match(args: argparse.Namespace) -> tuple[Match, tuple[str, ...], bool]:
 
     if args.load:
         save = read_save(args.load)
-        m = Match(load_encounter(save.encounter_path(args.load)), seed=save.seed, dice=args.dice or save.dice,
-                  ai_draws=save.ai_draws)
+        m = Match(load_encounter(save.encounter_path(args.load)), seed=save.seed, dice=args.dice or save.dice)
         for intents in save.turns:
             m.play(intents)
         return m, tuple(args.side or save.pc_sides), False

@@ -63,8 +63,8 @@ def test_replays_play_back_to_the_batch_outcome(tmp_path: Path, capsys: pytest.C
         assert f"replay ({what})" in text
         file = out / r["file"]
         save = read_save(file)
-        assert save.ai_draws and len(save.ai_draws) == len(save.turns) == r["turns"]
-        m = Match(load_encounter(save.find_encounter(file)), seed=save.seed, dice=save.dice, ai_draws=save.ai_draws)
+        assert len(save.turns) == r["turns"] and "ai_draws" not in file.read_text()
+        m = Match(load_encounter(save.find_encounter(file)), seed=save.seed, dice=save.dice)
         for intents in save.turns:
             m.play(intents)
         assert m.outcome().winner == r["winner"]

@@ -137,3 +137,27 @@ def test_relative_encounter_is_found_beside_the_save(tmp_path: Path) -> None:
     enc.write_text((EXAMPLES / "valtor_lore.toml").read_text())
     save = Save("e.toml", 1)
     assert save.encounter_path(tmp_path / "s.json") == enc
+
+
+# -- issue 25 item 7: the AI draws from its own stream ------------------------------------------------
+def _legacy_replay(tmp_path: Path, dice: str) -> Path:
+    """A simulated run's replay as battlemat wrote it when its AI drew from the dice's stream
+    (save version 2, with the words to skip before each turn)."""
+    path = tmp_path / f"old-{dice}.json"
+    path.write_text(json.dumps({"format": "battlemat-save", "version": 2,
+                                "encounter": str(EXAMPLES / "kwirt_and_the_lizard.toml"), "seed": 3,
+                                "dice": dice, "turns": [], "meta": {}, "ai_draws": [4, 6]}))
+    return path
+
+
+def test_an_old_replay_whose_dice_shared_the_ai_stream_is_refused_with_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(LoadError) as err:
+        read_save(_legacy_replay(tmp_path, "d6"))
+    assert "ai_draws" in str(err.value) and "simulate" in str(err.value) and "--replays" in str(err.value)
+
+
+def test_an_old_diceless_replay_still_reads_and_saves_are_written_as_version_1(tmp_path: Path) -> None:
+    save = read_save(_legacy_replay(tmp_path, "none"))
+    assert save.dice == "none"
+    out = json.loads(write_save(save, tmp_path / "again.json").read_text())
+    assert out["version"] == FORMAT_VERSION == 1 and "ai_draws" not in out

@@ -111,3 +111,20 @@ def test_batches_hold_the_garbage_collector_back_and_give_its_settings_back(monk
     assert gc.get_threshold() == before
     pool.run_chunk(pool.Batch(str(ROOT / "maps" / "art_gallery.toml"), 1, 1, "d6", 2), [0])
     assert seen == [(10_000, *before[1:])] and gc.get_threshold() == before
+
+
+def test_a_simulated_run_replays_from_its_seed_and_intents_alone() -> None:
+    """Issue 25 item 7: the AI draws from its own stream (battlemat.ai.ai_stream), never from the
+    dice's, so a run's intents replayed on a fresh Match of the same seed roll the same dice."""
+    from battlemat.core.match import Match
+    from battlemat.sim.runner import Recording, play_one
+
+    enc = load_encounter(ROOT / "maps" / "art_gallery.toml")
+    rec = Recording()
+    result = play_one(enc, 3, 11, "d6", 12, record=rec)
+    match = Match(enc, seed=result.seed, dice="d6")
+    for intents in rec.turns:
+        match.play(intents)
+    assert match.state.turn - 1 == result.turns
+    assert {c: (s.minor, s.major, s.defeated) for c, s in match.state.chars.items()} == \
+        {c: (r.minor, r.major, r.defeated) for c, r in result.chars.items()}

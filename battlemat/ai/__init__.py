@@ -22,11 +22,17 @@ from battlemat.core.resolver import validate_intent
 from battlemat.core.state import MatchState
 from battlemat.types import CharId
 
-__all__ = ["TACTICS", "Brain"]
+__all__ = ["TACTICS", "Brain", "ai_stream"]
 
 # Every policy by its name in an encounter's `ai =`: the scripted tactics, then the arena's baselines.
 TACTICS: Mapping[str, tactics.Tactic] = MappingProxyType(
     {**tactics.TACTICS, "random": random_intent, "greedy": greedy})
+
+
+def ai_stream(seed: int) -> random.Random:
+    """The AI's own random stream for the match with `seed`, apart from the dice's (Match.rng): a
+    change of tactics never re-rolls a die of a simulated batch, and a replay needs only the intents."""
+    return random.Random(f"battlemat ai {seed}")
 
 
 class Brain:

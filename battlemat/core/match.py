@@ -1,6 +1,8 @@
 """A match: an encounter, its state, its one seeded random.Random, its dice engine and its memory.
 
-Same encounter + seed + intents -> same event log (DESIGN: determinism).
+Same encounter + seed + intents -> same event log (DESIGN: determinism). The match's random.Random
+rolls the dice and nothing else: whoever declares the intents (the window, a script, the AI, which
+draws from a stream of its own, `battlemat.ai.ai_stream`) never draws from it.
 """
 
 from __future__ import annotations
@@ -19,12 +21,8 @@ from battlemat.core.state import MatchState
 
 class Match:
     def __init__(self, enc: Encounter, seed: int | None = None, dice: str | None = None,
-                 memory: MatchMemory | None = None, ai_draws: Sequence[int] = ()) -> None:
+                 memory: MatchMemory | None = None) -> None:
         self.encounter = enc
-        # A simulated run's AI draws its choices from the match's rng before each turn (sim.runner);
-        # a replay of it skips those 32-bit words, turn by turn, so its dice come out the same.
-        self.ai_draws = tuple(ai_draws)
-        self._drawn = 0  # the last turn whose AI draws were skipped (an illegal turn, tried again, skips once)
         self.seed = enc.seed if seed is None else seed
         self.rng = random.Random(self.seed)
         self.dice: DiceEngine = engine(dice or enc.dice)
@@ -36,10 +34,6 @@ class Match:
 
     def play(self, intents: Sequence[Intent]) -> tuple[Event, ...]:
         """Resolve one turn; the state advances only if every intent is legal."""
-        if self._drawn < self.state.turn <= len(self.ai_draws):
-            self._drawn = self.state.turn
-            for _ in range(self.ai_draws[self.state.turn - 1]):
-                self.rng.getrandbits(32)
         result = resolve_turn(self.encounter, self.state, intents, self.rng, self.dice, self.memory)
         self.state = result.state
         self.log.extend(result.events)

@@ -39,8 +39,10 @@ from battlemat.io.userfile import read_user_data, why_unreadable
 
 FORMAT = "battlemat-save"
 FORMAT_VERSION = 1
-# A save with `ai_draws` (a simulated run's replay) is written as version 2: an older battlemat, which
-# would replay its dice differently, refuses it and says to update.
+# Version 2 was a simulated run's replay with `ai_draws`: the 32-bit words its AI drew, turn by turn,
+# from the dice's random stream. The AI now draws from its own stream (battlemat.ai.ai_stream), so
+# battlemat writes version 1 only; a version 2 replay with dice cannot be replayed as it was played
+# and is refused with the fix (a diceless one plays the same and is read).
 DRAWS_VERSION = 2
 READ_VERSION = DRAWS_VERSION
 
@@ -92,14 +94,11 @@ class Save:
     version: int = FORMAT_VERSION
     meta: dict[str, Any] = field(default_factory=dict)
     ref: EncounterRef = field(default_factory=EncounterRef)
-    # Per turn, the 32-bit words a simulated run's AI drew from the match's rng before it resolved
-    # (sim.runner.Recording); empty for games played in the window. Match(ai_draws=...) skips them.
-    ai_draws: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = {
             "format": FORMAT,
-            "version": max(self.version, DRAWS_VERSION) if self.ai_draws else self.version,
+            "version": FORMAT_VERSION,
             "encounter": self.encounter,
             "seed": self.seed,
             "dice": self.dice,
@@ -109,8 +108,6 @@ class Save:
         }
         if self.ref.to_dict():
             out["encounter_ref"] = self.ref.to_dict()
-        if self.ai_draws:
-            out["ai_draws"] = list(self.ai_draws)
         return out
 
     def with_turn(self, intents: Sequence[Intent]) -> Save:
@@ -282,16 +279,14 @@ def save_from_data(data: Any, file: str) -> Save:
     if not isinstance(meta, dict):
         r.bad("meta", f"meta is an object, found {shown(meta)}", 'write "meta": {}')
     turns = r.turns(data.get("turns", []))
-    draws = data.get("ai_draws", [])
-    if (not isinstance(draws, list) or len(draws) > MAX_TURNS
-            or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 2**32 for d in draws)):
-        r.bad("ai_draws", f"ai_draws is a list of whole numbers, one a turn, found {shown(draws)}",
-              "restore the save as simulate wrote it, or remove ai_draws (the dice then differ)")
-        draws = []
+    if data.get("ai_draws") and dice != "none":
+        r.bad("ai_draws", "this replay was recorded by an older battlemat, whose simulated players drew from the "
+              "dice's random stream: its dice cannot be replayed as they fell",
+              "record it again with battlemat simulate ENCOUNTER --replays DIR (or set \"dice\": \"none\")")
     if r.problems:
         raise LoadError(r.problems[:MAX_PROBLEMS_SHOWN] + r.more())
-    return Save(enc, seed, dice, turns, tuple(pcs), version, meta,  # type: ignore[arg-type]
-                EncounterRef.from_dict(data.get("encounter_ref")), tuple(draws))
+    return Save(enc, seed, dice, turns, tuple(pcs), FORMAT_VERSION, meta,  # type: ignore[arg-type]
+                EncounterRef.from_dict(data.get("encounter_ref")))
 
 
 _SAVE_KEYS = {"format", "version", "encounter", "seed", "dice", "pc_sides", "turns", "meta", "encounter_ref",

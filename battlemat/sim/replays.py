@@ -1,8 +1,9 @@
 """Runs you can watch: the typical run and each side's worst run of a batch, saved as replays.
 
 The workers ship no logs. After the batch, each chosen run is played again here, alone, from its
-own seed (runner.run_seed), recording its intents and the AI's draws from the match's rng
-(runner.Recording); it plays exactly as it did in the batch, which `record_run` checks.
+own seed (runner.run_seed), recording its intents (runner.Recording: the AI draws from its own
+stream, so the dice come from the seed alone); it plays exactly as it did in the batch, which
+`record_run` checks.
 
 - **typical**: among the runs with the most common outcome (the side that won, or undecided), the
   one closest to that group's median turns and median losses of each side, each distance divided by
@@ -97,8 +98,7 @@ def write_replays(enc: Encounter, batch: Batch, results: Sequence[RunResult], ou
             rec = recordings[r.index] = record_run(enc, r, batch)
         meta = {"title": enc.title, "simulated": {"what": what, "run": r.index, "batch_seed": batch.seed,
                                                     "outcome": outcome(enc, r)}}
-        save = Save(str(encounter_path.resolve()), r.seed, batch.dice, tuple(rec.turns), (), meta=meta, ref=ref,
-                    ai_draws=tuple(rec.ai_draws) if any(rec.ai_draws) else ())
+        save = Save(str(encounter_path.resolve()), r.seed, batch.dice, tuple(rec.turns), (), meta=meta, ref=ref)
         path = write_save(save, out_dir / f"{prefix}{what}.json")
         out[what] = {"file": path.name, "run": r.index, "seed": r.seed, **outcome(enc, r)}
     return out

@@ -1,8 +1,9 @@
 """Play one combat to the end with AI on every side, and boil its events down to a RunResult.
 
 Each run has its own seed, derived from the batch seed and the run's index, so a batch gives the
-same numbers however it is split between workers. The run's one random.Random drives both the
-tactics and the dice (DESIGN: one seeded random.Random per match).
+same numbers however it is split between workers. The match's random.Random rolls the dice; the
+tactics draw from their own stream derived from the same seed (`ai_stream`), so a change of tactics
+never re-rolls a die, and a replay needs only the intents.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from battlemat.ai import Brain
+from battlemat.ai import Brain, ai_stream
 from battlemat.core.encounter import Encounter
 from battlemat.core.events import Event
 from battlemat.core.intents import Intent
@@ -60,28 +61,9 @@ class RunResult:
 
 @dataclass
 class Recording:
-    """One run's turns as a replay needs them: each turn's intents, and how many 32-bit words the AI
-    drew from the match's random.Random before the turn resolved (the simulator's tactics and dice
-    share that one generator, so a replay with dice must skip the AI's draws: `Match(ai_draws=...)`)."""
+    """One run's turns as a replay needs them: each turn's intents (the dice come from the seed)."""
 
     turns: list[tuple[Intent, ...]] = field(default_factory=list)
-    ai_draws: list[int] = field(default_factory=list)
-
-
-class CountingRandom(random.Random):
-    """random.Random drawing the same numbers, counting the 32-bit words it takes from the Mersenne
-    Twister (random() takes two, getrandbits(k) one per 32 bits; every other method is built on
-    these two). Used only to record a replay, so the batch never pays for it."""
-
-    words = 0
-
-    def random(self) -> float:
-        self.words += 2
-        return super().random()
-
-    def getrandbits(self, k: int) -> int:
-        self.words += (k + 31) // 32
-        return super().getrandbits(k)
 
 
 # One turn of a traced run: the intents the AI declared, why some characters held back (Brain.notes),
@@ -100,20 +82,16 @@ def play_one(  # noqa: PLR0913 - the run's place in its batch, what it shares, a
     `trace`: a list that gets every turn (Traced), for `simulate --log-run`; it changes nothing in the run."""
     seed = run_seed(batch_seed, index)
     match = Match(enc, seed=seed, dice=dice, memory=memory)
-    rng: random.Random = match.rng
-    if record is not None:
-        rng = match.rng = CountingRandom(seed)
+    rng = ai_stream(seed)
     brain = Brain(enc, match.memory)
     result = RunResult(index, seed, None, 0, False)
     side_of = {c.id: c.side for c in enc.characters}
     result.side_losses = {side: [] for side in enc.sides}
     result.presence = {side: Counter() for side in enc.sides}
     while not match.outcome().over and match.state.turn <= max_turns:
-        before = rng.words if isinstance(rng, CountingRandom) else 0
         intents = brain.decide(match.state, rng)
-        if record is not None and isinstance(rng, CountingRandom):
+        if record is not None:
             record.turns.append(tuple(intents))
-            record.ai_draws.append(rng.words - before)
         declared = {it.who: it.use for it in intents}
         for cid, st in match.state.chars.items():
             if st.active:

@@ -123,8 +123,6 @@ class Session:
     ) -> None:
         self.path = Path(encounter_path)
         self.enc: Encounter = enc or read_lesson_encounter(self.path)  # a Tiled map or an inline [map]
-        # A simulated run's replay (Save.ai_draws): its AI's draws, skipped turn by turn (Match); go_to uses it.
-        self.ai_draws: tuple[int, ...] = ()
         self.match = Match(self.enc, seed=seed, dice=dice)
         self.dice_override = dice
         self.has_map = self.enc.board is not None
@@ -227,8 +225,7 @@ class Session:
         to play again or to change (which branches). Returns the events of every turn replayed."""
         line = self.line
         turn = max(1, min(turn, len(line) + 1))
-        match = Match(self.enc, seed=self.match.seed, dice=self.dice_override, memory=self.match.memory,
-                      ai_draws=self.ai_draws)
+        match = Match(self.enc, seed=self.match.seed, dice=self.dice_override, memory=self.match.memory)
         for intents in line[: turn - 1]:
             match.play(intents)
         self.match = match
@@ -304,7 +301,7 @@ class Session:
             meta["branch_of"] = self.branch_of
             meta["branched_at"] = self.branched_at
         return Save(str(self.path.resolve()), self.match.seed, self.dice_override, self.line, self.pc_sides,
-                    meta=meta, ref=self.ref, ai_draws=self.ai_draws[: len(self.line)])
+                    meta=meta, ref=self.ref)
 
     @staticmethod
     def from_save(save: Save, save_file: str | Path | None = None, replay: bool = False,
@@ -324,7 +321,6 @@ class Session:
             raise LoadError.one(file, "pc_sides", f"no side {unknown[0]!r} in {save.encounter}",
                                 f"use sides of the encounter: {', '.join(enc.sides)}")
         s = Session(path, seed=save.seed, dice=save.dice, pc_sides=save.pc_sides, autosave=autosave, enc=enc)
-        s.ai_draws = save.ai_draws
         if not s.has_map:
             _check_arena_squares(save, s.board, file)
         s.origin = Path(save_file) if save_file is not None else None
@@ -343,7 +339,7 @@ class Session:
 def _refused_turn(save: Save, enc: Encounter, file: str) -> LoadError:
     """The first saved turn the encounter refuses, as a LoadError naming the save and the turn (worked
     out only when replaying the save failed)."""
-    match = Match(enc, seed=save.seed, dice=save.dice, ai_draws=save.ai_draws)
+    match = Match(enc, seed=save.seed, dice=save.dice)
     for index, intents in enumerate(save.turns):
         try:
             match.play(intents)
