@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from battlemat.core.board import Board
 from battlemat.core.encounter import Encounter
 from battlemat.core.events import Event
+from battlemat.core.intents import Intent
 from battlemat.core.rules import Rules
 from battlemat.core.state import MatchState
 from battlemat.types import XY
-
-if TYPE_CHECKING:
-    from battlemat.rules_search import Hit
 
 _INDENT = {"turn_start": "", "phase": "  ", "turn_end": "  "}
 
@@ -133,35 +131,20 @@ def format_rule(rules: Rules, rid: str) -> str:
     return "\n".join(lines)
 
 
-HITS_SHOWN = 15  # hits a search prints at most
-
-
-def format_hits(query: str, hits: Sequence[Hit], rules: Rules) -> str:
-    """A search's hits (battlemat.rules_search): a glossary term asked for is shown whole, with its
-    rules by title; then every other hit on a line with its snippet."""
-    from battlemat.rules_search import entry_text
-
-    lines: list[str] = []
-    rest = list(hits)
-    if rest and rest[0].rank == "term":
-        top = rest.pop(0)
-        shown = entry_text(top.href, rules)
-        assert shown is not None
-        heading, words, related = shown
-        lines.append(f"{heading} (glossary)")
-        lines.append(textwrap.fill(words, width=100, initial_indent="  ", subsequent_indent="  "))
-        if related:
-            lines.append("  Rules: " + "; ".join(f"{r} {rules.entries[r].title}" for r in related))
-        if rest:
-            lines.append("")
-            lines.append("Also:")
-    else:
-        lines.append(f"{len(rest)} match{'es' if len(rest) != 1 else ''} for {query!r}:")
-    for h in rest[:HITS_SHOWN]:
-        label = h.key if h.kind != "term" else h.title
-        lines.append(f"  {label:<24} {h.kind:<7} {h.snippet}")
-    if len(rest) > HITS_SHOWN:
-        lines.append(f"  ... and {len(rest) - HITS_SHOWN} more (more words narrow the search)")
-    lines.append("")
-    lines.append("`battlemat rules ID` shows one rule with its current values.")
-    return "\n".join(lines)
+def describe_intent(enc: Encounter, it: Intent) -> str:
+    """'Garran: Press -> Ogre leader, to (4, 5)': an intent in words (the window's intents list,
+    the steps `battlemat lesson-from` writes)."""
+    words = f"{enc.by_id[it.who].name}: {it.use}"
+    if enc.rules.halves[it.use].act == "item":
+        words += f" ({it.item})"
+    if it.target:
+        words += f" -> {enc.by_id[it.target].name}"
+    if it.also:
+        words += " + " + ", ".join(enc.by_id[a].name for a in it.also)
+    if it.to is not None:
+        words += f", to {tuple(it.to)}"
+    if it.modifiers:
+        words += f", GM {sum(m.value for m in it.modifiers):+d}"
+    if it.share:
+        words += ", shouts"
+    return words

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from battlemat.commands import calibrate as cal_command
 from battlemat.core.dice import Roll
 from battlemat.core.rating import Rating
 from battlemat.sim import calibrate as cal
@@ -17,7 +18,7 @@ from battlemat.sim import calibrate as cal
 
 def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    cal.add_arguments(parser)
+    cal_command.add_arguments(parser)
     return parser.parse_args(list(argv))
 
 
@@ -105,7 +106,7 @@ def test_D3_calibrate_command_prints_tables_and_draws_the_chart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     chart = tmp_path / "out" / "calibration.png"
-    code = cal.run(parse("--samples", "300", "--engine", "d20-stunt", "--engine", "none", "--plot", str(chart)))
+    code = cal_command.run(parse("--samples", "300", "--engine", "d20-stunt", "--engine", "none", "--plot", str(chart)))
     out = capsys.readouterr().out
     assert code == 0
     assert out.index("none:") < out.index("d20-stunt:")  # diceless first, whatever the order asked
@@ -123,12 +124,12 @@ def test_D3_calibrate_unknown_engine_exits_2(capsys: pytest.CaptureFixture[str])
 def test_D3_calibrate_unwritable_chart_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    assert cal.run(parse("--samples", "10", "--engine", "none", "--plot", str(blocker / "x.png"))) == 2
+    assert cal_command.run(parse("--samples", "10", "--engine", "none", "--plot", str(blocker / "x.png"))) == 2
     assert "cannot write the chart" in capsys.readouterr().err
 
 
 def test_D3_calibrate_tune_command_reports_the_best_constants(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cal.run(parse("--tune", "--samples", "300", "--engine", "d6", "--engine", "2d6-under")) == 0
+    assert cal_command.run(parse("--tune", "--samples", "300", "--engine", "d6", "--engine", "2d6-under")) == 0
     out = capsys.readouterr().out
     assert "d6: no tunable constants" in out and "attribute_base" in out
 
@@ -145,7 +146,7 @@ def test_D3_calibrate_measures_2d6_under_with_a_missed_attack_winning_nothing() 
 
 def test_D3_calibrate_runs_as_a_module() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "battlemat.sim.calibrate", "--samples", "100", "--engine", "2d6-under"],
+        [sys.executable, "-m", "battlemat", "calibrate", "--samples", "100", "--engine", "2d6-under"],
         capture_output=True,
         text=True,
         timeout=60,

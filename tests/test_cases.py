@@ -14,11 +14,11 @@ import pytest
 from conftest import ROOT, SHARED
 
 from battlemat import cli
-from battlemat.cases import cited_rules, run_case
 from battlemat.io.cases import load_case, parse_case
 from battlemat.io.errors import LoadError
 from battlemat.io.rules_file import load_rules
 from battlemat.io.saves import Save, write_save
+from battlemat.teach.rule_cases import cited_rules, run_case
 
 CASES = ROOT / "cases"
 FILES = sorted(CASES.glob("*.toml"))

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, ROOT
 
-from battlemat.cases import run_case
 from battlemat.cli import main
 from battlemat.core.events import TYPES, Event
 from battlemat.core.match import Match
@@ -20,7 +19,9 @@ from battlemat.io.cases import load_case
 from battlemat.io.encounter import load_encounter
 from battlemat.io.rules_file import load_rules
 from battlemat.log import format_rule, format_state
-from battlemat.rules_search import glossary, glossary_entry, normal, search, suggestions
+from battlemat.teach.glossary import glossary, glossary_entry, normal
+from battlemat.teach.rule_cases import run_case
+from battlemat.teach.rules_search import search, suggestions
 
 RATINGS = ("attack", "defense", "rating", "perception", "stealth", "escape")
 

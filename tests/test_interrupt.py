@@ -69,7 +69,7 @@ def test_a_stopped_pool_ends_its_workers_at_once():
 
 
 def test_main_turns_a_stop_into_one_line_and_130_or_143(monkeypatch, capsys):
-    import battlemat.sim.cli as sim_cli
+    import battlemat.commands.simulate as sim_cli
 
     def interrupted(args: object) -> int:
         raise KeyboardInterrupt

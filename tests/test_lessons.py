@@ -16,10 +16,11 @@ pytest.importorskip("pygame_gui")
 from test_ui import click, finish_turn, key, press_resolve, skill_key, square_pos, ticks, token_pos  # noqa: E402
 
 from battlemat.cli import main  # noqa: E402
+from battlemat.commands.args import add_play_arguments  # noqa: E402
 from battlemat.io.errors import LoadError  # noqa: E402
-from battlemat.io.lessons import bundled, lesson_name, load_lesson  # noqa: E402
-from battlemat.lessons import Step, event_rules, matches  # noqa: E402
-from battlemat.ui.app import App, add_play_arguments  # noqa: E402
+from battlemat.io.lessons import Step, bundled, lesson_name  # noqa: E402
+from battlemat.teach.tutor import event_rules, load_lesson, matches  # noqa: E402
+from battlemat.ui.app import App  # noqa: E402
 
 pytestmark = pytest.mark.ui
 

@@ -358,7 +358,7 @@ def test_check_refuses_empty_display_name(tmp_path: Path, capsys: pytest.Capture
 def test_rulings_doc_in_sync() -> None:
     """Item 11: docs/RULINGS.md is what `python tools/rulings.py` writes from the rules data."""
     from battlemat.io.rules_file import load_rules
-    from battlemat.rulings import render
+    from battlemat.teach.rulings import render
 
     assert (ROOT / "docs" / "RULINGS.md").read_text() == render(load_rules())
 

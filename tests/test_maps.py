@@ -510,7 +510,7 @@ def test_layer_order_is_the_documents(tmp_path: Path) -> None:
 # -- headless --------------------------------------------------------------------------------------------
 def test_importing_the_map_loader_does_not_import_pygame() -> None:
     code = (
-        "import sys, battlemat.io.tiled, battlemat.io.maps, battlemat.io.check\n"
+        "import sys, battlemat.io.tiled, battlemat.io.maps, battlemat.commands.check\n"
         "from battlemat.io.tiled import load_board\n"
         f"load_board({str(ROOT / 'maps' / 'art_gallery.tmx')!r})\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('pygame', 'pygame_gui')]\n"

@@ -86,7 +86,7 @@ def test_wilson_at_the_edges_contains_the_observed_rate():
 
 
 def test_workers_default_to_one_per_core_for_batches_worth_a_pool(monkeypatch):
-    from battlemat.sim import cli as sim_cli
+    from battlemat.sim import pool as sim_cli
 
     monkeypatch.setattr(sim_cli.os, "cpu_count", lambda: 4)
     assert sim_cli.default_workers(20) == 1  # a small batch plays in this process

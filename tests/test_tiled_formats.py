@@ -584,7 +584,8 @@ def test_open_dialog_on_a_map_the_window_cannot_draw_says_why_and_keeps_the_game
     pytest.importorskip("pygame_gui")
     import argparse
 
-    from battlemat.ui.app import App, add_play_arguments
+    from battlemat.commands.args import add_play_arguments
+    from battlemat.ui.app import App
 
     paths = tileset_variants(tmp_path)
     good = tmp_path / "good.toml"

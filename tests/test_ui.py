@@ -12,8 +12,9 @@ pytest.importorskip("pygame_gui")
 
 from conftest import EXAMPLES, ROOT  # noqa: E402
 
+from battlemat.commands.args import add_play_arguments  # noqa: E402
 from battlemat.io.saves import read_save  # noqa: E402
-from battlemat.ui.app import App, add_play_arguments  # noqa: E402
+from battlemat.ui.app import App  # noqa: E402
 from battlemat.ui.panels import frame_rects  # noqa: E402
 from battlemat.ui.screens import RulesScreen, VictoryScreen  # noqa: E402
 
@@ -351,7 +352,7 @@ def test_add_play_arguments_does_not_import_pygame() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, argparse\nfrom battlemat.ui.app import add_play_arguments\n"
+    code = ("import sys, argparse\nfrom battlemat.commands.args import add_play_arguments\n"
             "add_play_arguments(argparse.ArgumentParser())\n"
             "sys.exit(1 if any(m.startswith('pygame') for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
@@ -652,8 +653,8 @@ def test_skill_buttons_read_the_effective_rating():
 def test_thrown_foes_fly_and_runners_on_the_edge_stay_until_the_turn_ends() -> None:
     """M13, E1, C5: the playback moves a thrown foe's token to where it lands (with the event's
     words), and marks a runner on the map's edge, which stays on the board until the turn ends."""
-    from battlemat.cases import run_case
     from battlemat.io.cases import load_case
+    from battlemat.teach.rule_cases import run_case
     from battlemat.ui.animation import Player
 
     for name, kind in (("E1_a_foe_thrown_onto_a_trap_takes_its_harm.toml", "thrown"),

@@ -416,7 +416,7 @@ def test_first_launch_shows_the_window_and_says_why_it_waits(tmp_path: Path) -> 
     try:
         import argparse
 
-        from battlemat.ui.app import add_play_arguments
+        from battlemat.commands.args import add_play_arguments
 
         p = argparse.ArgumentParser()
         p.add_argument("encounter", nargs="?", default=None)

@@ -103,7 +103,7 @@ def test_every_window_label_has_a_glossary_entry(app) -> None:
 
     from test_glossary import _mentions
 
-    from battlemat.rules_search import glossary_entry
+    from battlemat.teach.glossary import glossary_entry
     from battlemat.ui.panels import TOP_BUTTONS
 
     play = app.play

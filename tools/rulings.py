@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from battlemat.io.rules_file import load_rules
-from battlemat.rulings import render
+from battlemat.teach.rulings import render
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "RULINGS.md"
 

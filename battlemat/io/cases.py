@@ -24,8 +24,6 @@ Every mistake is reported with the file, the place and the fix (`LoadError`), as
 
 from __future__ import annotations
 
-import json
-import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,8 +41,10 @@ from battlemat.core.state import Advantage, CharacterState, MatchState
 from battlemat.io.encounter import parse_encounter
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_CELLS
+from battlemat.io.maps import attach_map, place_characters, placement_problems
 from battlemat.io.rules_file import load_rules
 from battlemat.io.tiled.terrain import INT_LIMITS, PRESETS, TERRAIN_NAMES
+from battlemat.io.toml_write import relative_path, toml_key, toml_value
 from battlemat.types import CharId
 
 CASE_TABLES = ("case", "map", "start", "sheet")  # the tables a case adds to the encounter format
@@ -260,8 +260,6 @@ def _encounter(r: _CaseReader, data: Mapping[str, Any], file: str, base_dir: Pat
         board = _board(r, r.table(data["map"], "map"))
         return None if board is None else _placed(r, enc, board, file)
     if enc.map is not None:
-        from battlemat.io.maps import attach_map
-
         try:
             return attach_map(enc, base_dir / enc.map, encounter_file=file)
         except LoadError as exc:
@@ -271,8 +269,6 @@ def _encounter(r: _CaseReader, data: Mapping[str, Any], file: str, base_dir: Pat
 
 
 def _placed(r: _CaseReader, enc: Encounter, board: Board, file: str) -> Encounter | None:
-    from battlemat.io.maps import place_characters, placement_problems
-
     problems = placement_problems(enc, board, file)
     if problems:
         r.problems += problems
@@ -512,34 +508,12 @@ def _expect(r: _CaseReader, raw: Any, place: str) -> Expect:
 
 
 # -- writing ---------------------------------------------------------------------------------------
-def toml_value(value: Any) -> str:
-    """A value as TOML, inline: text, numbers, booleans, lists and tables (all a case holds)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # JSON's string escapes are TOML's
-    if isinstance(value, Mapping):
-        if not value:
-            return "{}"
-        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    raise TypeError(f"cannot write {type(value).__name__} as TOML")
-
-
-def toml_key(key: str) -> str:
-    bare = key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
-    return key if bare else json.dumps(key, ensure_ascii=False)
-
-
 def encounter_tables(enc: Encounter, state: MatchState, out_dir: Path) -> list[str]:
     """The `[encounter]`, `[rules]` and `[[character]]` tables of a case starting from `state`: each
     character as declared, standing where `state` has it; the map path relative to `out_dir`."""
     head: dict[str, Any] = {"title": enc.title, "seed": enc.seed, "dice": enc.dice}
     if enc.map is not None and enc.board is not None and enc.board.source:
-        head["map"] = _relative(Path(enc.board.source), out_dir)
+        head["map"] = relative_path(Path(enc.board.source), out_dir)
     lines = ["[encounter]"] + [f"{k} = {toml_value(v)}" for k, v in head.items()]
     changed = {k: s.value for k, s in enc.rules.switches.items() if s.value != s.default}
     if changed:
@@ -591,10 +565,3 @@ def intent_tables(intents: Sequence[Intent]) -> list[str]:
     for it in intents:
         lines += ["[[turn.intent]]"] + [f"{toml_key(k)} = {toml_value(v)}" for k, v in it.to_dict().items()]
     return lines
-
-
-def _relative(target: Path, out_dir: Path) -> str:
-    try:
-        return Path(os.path.relpath(target.resolve(), out_dir.resolve())).as_posix()
-    except ValueError:  # another drive (Windows): no relative path
-        return target.resolve().as_posix()

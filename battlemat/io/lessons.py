@@ -1,4 +1,4 @@
-"""Lesson files (`NAME.lesson.toml`, beside the encounter `NAME.toml`) to `battlemat.lessons` values.
+"""Lesson files (`NAME.lesson.toml`, beside the encounter `NAME.toml`) to `Lesson` values, and back.
 
 The format (README, "Writing a lesson"):
 
@@ -18,27 +18,33 @@ The format (README, "Writing a lesson"):
 
 `expect`: `who` and `use` (a half, or a list of halves) are required; `target` and `to` (a square, or
 a list of squares) are checked only when given. Every problem names the file, the place and the fix;
-the lesson is also played once as written (each step with its first expected intents), so a lesson
-that the rules refuse, that ends the combat early or points at nothing is caught here.
+`read_lesson` checks the file; battlemat.teach.tutor's `load_lesson` also plays it once as written
+(each step with its first expected intents), so a lesson that the rules refuse, that ends the combat
+early or points at nothing is caught before anyone plays it.
+
+A lesson is data: per step the words of the lesson author, the intents the learner may declare
+(`Want`: who, which skill halves, which target, which squares), the NPCs' scripted intents (so a
+lesson plays the same every time) and the events to point at on the map (`Point`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from battlemat.core.encounter import Encounter
-from battlemat.core.errors import BattlematError, IllegalIntent, RulesError
+from battlemat.core.errors import RulesError
 from battlemat.core.events import TYPES
-from battlemat.core.match import Match
-from battlemat.io.cases import _CaseReader
+from battlemat.core.intents import Intent
+from battlemat.io.cases import _CaseReader, small_encounter
+from battlemat.io.encounter import load_encounter, parse_intents, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_ENCOUNTER_BYTES, MAX_SEED, MAX_TURNS
 from battlemat.io.names import dice_problem, did_you_mean, shown
 from battlemat.io.userfile import read_user_data
-from battlemat.lessons import Lesson, Point, Step, Want, matches
-from battlemat.types import XY
+from battlemat.types import XY, CharId
 
 SUFFIX = ".lesson.toml"
 LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
@@ -47,6 +53,58 @@ _STEP_KEYS = ("text", "expect", "npc", "point", "after")
 _WANT_KEYS = ("who", "use", "target", "to")
 _POINT_KEYS = ("type", "who", "rule")
 _FIX_BIG = "a lesson needs a few KB: split it into two lessons"
+
+
+@dataclass(frozen=True)
+class Want:
+    """One acceptable intent: `use` any of these halves (at least one), `target` this character (None:
+    any), `to` one of these squares (None: any square, or none)."""
+
+    who: CharId
+    use: tuple[str, ...] = ()
+    target: CharId | None = None
+    to: tuple[XY, ...] | None = None
+
+    def example(self) -> Intent:
+        """The intent this want names most plainly (the first half, the first square)."""
+        return Intent(self.who, self.use[0], self.target, to=self.to[0] if self.to else None)
+
+
+@dataclass(frozen=True)
+class Point:
+    """Events a step points at: of this `type`, about `who` (None: anyone), citing `rule` or played in
+    that phase (None: any; the pointer then shows the event's first rule)."""
+
+    type: str
+    who: CharId | None = None
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    text: str
+    wants: tuple[Want, ...]
+    npcs: tuple[Intent, ...] = ()
+    points: tuple[Point, ...] = ()
+    after: str = ""
+
+    @property
+    def whos(self) -> tuple[CharId, ...]:
+        """The characters the learner must declare for, in the order the lesson names them."""
+        return tuple(dict.fromkeys(w.who for w in self.wants))
+
+
+@dataclass(frozen=True)
+class Lesson:
+    name: str
+    title: str
+    goal: str
+    file: Path
+    encounter_file: Path
+    enc: Encounter
+    sides: tuple[str, ...]
+    steps: tuple[Step, ...]
+    order: int = 0  # where `battlemat learn` lists it (then by name)
 
 
 def lesson_name(path: Path) -> str:
@@ -62,9 +120,6 @@ def read_lesson_encounter(path: str | Path) -> Encounter:
     or a Tiled map. The window opens any encounter this way, so a lesson's encounter also plays on
     its own (`battlemat play lessons/NAME.toml`). Raises LoadError."""
     path = Path(path)
-    from battlemat.io.cases import small_encounter
-    from battlemat.io.encounter import load_encounter, read_encounter_data
-
     data = read_encounter_data(path)
     if "map" not in data:
         return load_encounter(path)
@@ -89,8 +144,9 @@ class _Reader(_CaseReader):
         return [(f"{place}[{i}]", self.keyed(t, f"{place}[{i}]", keys)) for i, t in enumerate(value)]
 
 
-def load_lesson(path: str | Path) -> Lesson:
-    """Read, check and play through a lesson file. Raises LoadError listing every problem found."""
+def read_lesson(path: str | Path) -> Lesson:
+    """Read and check a lesson file, its encounter with the lesson's seed and dice (not yet played:
+    battlemat.teach.tutor.load_lesson plays it through). Raises LoadError listing every problem found."""
     path = Path(path)
     file = str(path)
     data = read_user_data(path, MAX_ENCOUNTER_BYTES, "lesson", _FIX_BIG, "toml")
@@ -136,24 +192,12 @@ def load_lesson(path: str | Path) -> Lesson:
     steps = [_step(r, raw, f"step[{i}]", enc, side) for i, raw in enumerate(raw_steps)]
     if r.problems:
         raise LoadError(r.problems)
-    lesson = Lesson(lesson_name(path), title, goal, path, enc_path, enc, (side,), tuple(steps), order)
-    _play_through(r, lesson, seed, dice)
-    if r.problems:
-        raise LoadError(r.problems)
-    return _with_seed(lesson, seed, dice)
-
-
-def _with_seed(lesson: Lesson, seed: int, dice: str) -> Lesson:
-    from dataclasses import replace
-
-    if seed == lesson.enc.seed and dice == lesson.enc.dice:
-        return lesson
-    return replace(lesson, enc=replace(lesson.enc, seed=seed, dice=dice))
+    if seed != enc.seed or dice != enc.dice:
+        enc = replace(enc, seed=seed, dice=dice)
+    return Lesson(lesson_name(path), title, goal, path, enc_path, enc, (side,), tuple(steps), order)
 
 
 def _step(r: _Reader, raw: Any, place: str, enc: Any, side: str) -> Step:
-    from battlemat.io.encounter import parse_intents
-
     t = r.keyed(raw, place, _STEP_KEYS)
     text = r.text(t, "text", place, required=True)
     wants = [w for where, wt in r.tables(t.get("expect", []), f"{place}.expect", _WANT_KEYS)
@@ -223,34 +267,6 @@ def _point(r: _Reader, t: Mapping[str, Any], place: str, enc: Any) -> Point | No
     if rule is not None and rule not in enc.rules.entries:
         r.bad(f"{place}.rule", f"no rule {shown(rule)}", "use an ID that `battlemat rules` lists")
     return Point(kind, who, rule)
-
-
-def _play_through(r: _Reader, lesson: Lesson, seed: int, dice: str) -> None:
-    """Play every step with its first expected intent per character: the rules must accept it, the
-    combat must last to the last step, and each pointer must find its event."""
-    match = Match(lesson.enc, seed=seed, dice=dice)
-    for i, step in enumerate(lesson.steps):
-        place = f"step[{i}]"
-        if match.outcome().over:
-            r.bad(place, f"the combat is over before this step ({match.outcome().reason})",
-                  "end the lesson earlier, or change the steps before it")
-            return
-        firsts = [next(w for w in step.wants if w.who == who).example() for who in step.whos]
-        try:
-            events = match.play((*firsts, *step.npcs))
-        except IllegalIntent as exc:
-            part = "expect" if any(it.who == exc.who for it in firsts) else "npc"
-            r.bad(f"{place}.{part}", f"the rules refuse {exc.who}'s intent: {exc.reason}"
-                  + (f" ({exc.rule})" if exc.rule else ""), "change the intent (battlemat reach shows the squares)")
-            return
-        except BattlematError as exc:
-            r.bad(place, f"the step cannot be played: {exc}", "change its intents")
-            return
-        for j, p in enumerate(step.points):
-            if not any(matches(p, ev) for ev in events):
-                r.bad(f"{place}.point[{j}]", f"no {p.type} event" + (f" of {p.who}" if p.who else "")
-                      + (f" citing {p.rule}" if p.rule else "") + " when the step is played as expected",
-                      "point at an event the turn has (`battlemat resolve --json` lists them)")
 
 
 def find_lesson(name: str) -> Path:

@@ -1,4 +1,4 @@
-"""A small TOML writer for the files battlemat writes (encounters made by `balance`).
+"""A small TOML writer for the files battlemat writes (encounters made by `balance`, rule cases, lessons).
 
 It writes what tomllib reads back as the same data: tables, arrays of tables (nested ones too, as
 `[[turn.intent]]`), text, whole numbers, floats, booleans, arrays and inline tables. Keys that are
@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -87,3 +89,34 @@ def dumps(data: Mapping[str, Any]) -> str:
                 out.append(f"\n[[{_key(k)}]]")
                 _body(item, _key(k), out)
     return "\n".join(out).lstrip("\n") + "\n"
+
+
+# -- inline values: the lines of a rule case or a lesson, written one key at a time ----------------
+def toml_value(value: Any) -> str:
+    """A value as TOML, inline: text, numbers, booleans, lists and tables (all a case holds)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # JSON's string escapes are TOML's
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} as TOML")
+
+
+def toml_key(key: str) -> str:
+    bare = key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
+    return key if bare else json.dumps(key, ensure_ascii=False)
+
+
+def relative_path(target: Path, out_dir: Path) -> str:
+    """`target` as a path relative to `out_dir` (a written file names its map or encounter this way)."""
+    try:
+        return Path(os.path.relpath(target.resolve(), out_dir.resolve())).as_posix()
+    except ValueError:  # another drive (Windows): no relative path
+        return target.resolve().as_posix()

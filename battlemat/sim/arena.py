@@ -19,15 +19,13 @@ above a faster win. Results do not depend on the number of workers (sim.pool).
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from battlemat.core.encounter import Encounter
-from battlemat.core.errors import BattlematError
-from battlemat.sim.pool import Batch
+from battlemat.io.encounter import load_encounter
+from battlemat.sim.pool import Batch, run_batches
 from battlemat.sim.runner import RunResult
 from battlemat.sim.stats import wilson
 
@@ -155,9 +153,6 @@ def arena(path: str, runs: int, seed: int, dice: str | None, max_turns: int, wor
           dask_scheduler: str | None = None) -> list[Row]:
     """The table's rows, side by side and baseline by baseline. The tactics' batch is played once
     and every batch goes to the workers (or the Dask cluster) as one piece of work."""
-    from battlemat.io.encounter import load_encounter
-    from battlemat.sim.pool import run_batches
-
     enc = load_encounter(path)
     base = Batch(path, runs, seed, dice, max_turns)
     batches = [base] + [replace(base, ai=((side, b, ""),)) for side in enc.sides for b in BASELINES]
@@ -169,33 +164,6 @@ def arena(path: str, runs: int, seed: int, dice: str | None, max_turns: int, wor
         for baseline in BASELINES:
             rows.append(compare(side, baseline, ours, outcomes(enc, next(played), side)))
     return rows
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("encounter", help="encounter .toml file")
-    p.add_argument("--runs", type=int, default=100, help="combats per side and baseline (default 100)")
-    p.add_argument("--seed", type=int, default=None, help="batch seed (default: the encounter's seed)")
-    p.add_argument("--dice", default=None, help="dice engine (default: the encounter's)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (the numbers are the same whatever it is)")
-    p.add_argument("--max-turns", type=int, default=30, help="stop a combat after this many turns (default 30)")
-    p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
-                   help="play on a Dask cluster at ADDRESS (the numbers are the same)")
-
-
-def run(args: argparse.Namespace) -> int:
-    from battlemat.core.dice import engine_names
-    from battlemat.io.encounter import load_encounter
-
-    if args.runs < 1 or args.workers < 1 or args.max_turns < 1:
-        raise BattlematError("--runs, --workers and --max-turns must be at least 1")
-    if args.dice is not None and args.dice not in engine_names():
-        raise BattlematError(f"unknown dice {args.dice!r}; use one of: {', '.join(engine_names())}")
-    path = str(Path(args.encounter).resolve())
-    enc = load_encounter(path)
-    seed = enc.seed if args.seed is None else args.seed
-    rows = arena(path, args.runs, seed, args.dice, args.max_turns, args.workers, args.dask_scheduler)
-    print(format_table(enc.title, rows, seed))
-    return 0
 
 
 def format_table(title: str, rows: list[Row], seed: int) -> str:

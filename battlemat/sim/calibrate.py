@@ -1,4 +1,4 @@
-"""`battlemat calibrate`: how each dice engine turns a rating difference into losses (D1-D3).
+"""How each dice engine turns a rating difference into losses (D1-D3).
 
 The diceless rules (C2) make a rating difference of d cost the lower side exactly d losses. A
 dice engine can only promise that on average, so this tool measures it: for every engine, for
@@ -19,29 +19,22 @@ at a time, which is correct but slow.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import itertools
 import random
-import sys
 import time
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
+from rich.table import Table
 
-from battlemat.cli import dice_argument
-from battlemat.core.dice import DiceEngine, Diceless, SumDice, engine, engine_names
+from battlemat.core.dice import DiceEngine, Diceless, SumDice, engine
 from battlemat.core.rating import Modifier, Rating
-
-if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.table import Table
 
 IntArray = npt.NDArray[np.int64]
 Sampler = Callable[[Rating, Rating, int, np.random.Generator], tuple[IntArray, IntArray]]
@@ -259,8 +252,6 @@ def _style(error: float) -> str:
 
 def engine_table(cal: Calibration) -> Table:
     """Rows d, and per rating the attacker's win % and mean losses ± sd, coloured by error."""
-    from rich.table import Table
-
     ratings = sorted({c.case.rating for c in cal.grid})
     diffs = sorted({c.case.diff for c in cal.grid})
     table = Table(title=f"{cal.engine}: attacker's win % and mean losses ± sd (target: d)")
@@ -280,8 +271,6 @@ def engine_table(cal: Calibration) -> Table:
 
 def modifier_table(cals: Sequence[Calibration]) -> Table:
     """Mean losses when the attacker's edge is a modifier an engine may re-express."""
-    from rich.table import Table
-
     table = Table(title=f"Attacker's modifier at {MODIFIER_LEVEL} vs {MODIFIER_LEVEL}: mean losses (target below)")
     table.add_column("engine", no_wrap=True)
     for c in cals[0].modifiers:
@@ -297,8 +286,6 @@ def modifier_table(cals: Sequence[Calibration]) -> Table:
 def summary_table(cals: Sequence[Calibration], samples: int, seed: int) -> Table:
     """One line per engine: the residual, its worst cell, and the spread and ties at equal
     ratings (a tie is a contest nobody loses, such as 2d6-under's double miss)."""
-    from rich.table import Table
-
     table = Table(title=f"Residual (mean losses - d): {samples:,} samples per cell, seed {seed}")
     table.add_column("engine", no_wrap=True)
     for head in ("rms", "worst cell", "sd d=0", "tie% d=0", "win% d=+1", "seconds"):
@@ -321,8 +308,6 @@ def summary_table(cals: Sequence[Calibration], samples: int, seed: int) -> Table
 
 
 def tuning_table(name: str, results: Sequence[tuple[dict[str, float], float]], current: float) -> Table:
-    from rich.table import Table
-
     table = Table(title=f"{name}: best constants of {len(results)} tried (current rms {current:.3f})")
     for key in results[0][0]:
         table.add_column(key, justify="right")
@@ -335,10 +320,10 @@ def tuning_table(name: str, results: Sequence[tuple[dict[str, float], float]], c
 def plot(cals: Sequence[Calibration], path: Path) -> None:
     """One panel per engine: mean losses against d per rating, the diceless target dashed, and
     a band of ±1 sd at the middle rating so the spread is visible at a glance."""
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - start-up time of `battlemat calibrate`: matplotlib for --plot only
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - the same, and after use("Agg")
 
     cols = min(4, len(cals))
     rows = (len(cals) + cols - 1) // cols
@@ -379,87 +364,3 @@ def plot(cals: Sequence[Calibration], path: Path) -> None:
     finally:
         part.unlink(missing_ok=True)
         plt.close(fig)
-
-
-# -- command -------------------------------------------------------------------------------------
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--samples", type=_positive, default=DEFAULT_SAMPLES, help=f"contests per cell (default {DEFAULT_SAMPLES:,})"
-    )
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--plot", type=Path, default=None, metavar="FILE", help="also draw a PNG chart to FILE")
-    parser.add_argument(
-        "--engine",
-        action="append",
-        type=dice_argument,
-        default=None,
-        metavar="NAME",
-        help="only this engine (repeatable); default: every registered engine",
-    )
-    parser.add_argument(
-        "--tune",
-        action="store_true",
-        help=f"grid-search each engine's declared conversion constants instead "
-        f"(use with --samples {TUNE_SAMPLES:,} or so: it calibrates once per combination)",
-    )
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    out, err = Console(), Console(stderr=True)
-    names = ordered(args.engine or engine_names())  # each --engine is a known one (dice_argument)
-    if args.tune:
-        return _run_tune(names, args.samples, args.seed, out)
-    cals = [calibrate(n, args.samples, args.seed) for n in names]
-    out.print("r: the lower rating; d > 0: attacker higher; + losses on the defender")
-    for cal in cals:
-        out.print(engine_table(cal))
-    out.print(modifier_table(cals))
-    out.print(summary_table(cals, args.samples, args.seed))
-    if args.plot is not None:
-        try:
-            plot(cals, args.plot)
-        except ModuleNotFoundError as exc:
-            err.print(f"--plot needs matplotlib ({exc.name} is missing): pip install 'battlemat[lab]'")
-            return 2
-        except OSError as exc:
-            err.print(f"cannot write the chart to {args.plot}: {exc.strerror or exc}")
-            return 2
-        out.print(f"chart written to {args.plot}", soft_wrap=True)
-    return 0
-
-
-def _run_tune(names: Sequence[str], samples: int, seed: int, out: Console) -> int:
-    for name in names:
-        space = getattr(engine(name), "tuning", None)
-        if not space:
-            out.print(f"{name}: no tunable constants declared")
-            continue
-        current = calibrate(name, samples, seed, modifiers=False).rms
-        out.print(tuning_table(name, tune(name, space, samples, seed), current))
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m battlemat.sim.calibrate`; Ctrl+C and SIGTERM stop it as they stop `battlemat calibrate`."""
-    from battlemat.interrupt import sigterm_raises, stopped
-
-    parser = argparse.ArgumentParser(prog="python -m battlemat.sim.calibrate", description=__doc__.split("\n")[0])
-    add_arguments(parser)
-    try:
-        with sigterm_raises():
-            return run(parser.parse_args(argv))
-    except KeyboardInterrupt as stop:
-        return stopped(stop)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

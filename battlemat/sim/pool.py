@@ -28,10 +28,13 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from battlemat.core.encounter import Encounter
+from battlemat.core.errors import BattlematError
 from battlemat.core.memory import MatchMemory
 from battlemat.interrupt import signal_of
+from battlemat.io.encounter import load_encounter
 from battlemat.sim.overrides import AI, with_ai
 from battlemat.sim.runner import RunResult, play_one
+from battlemat.sim.variants import build_variant
 
 Progress = Callable[[int], None]  # called with the number of runs just finished
 
@@ -63,12 +66,8 @@ def _encounter(path: str, variant: str = "", ai: AI = ()) -> Encounter:
     if ai:
         enc = with_ai(_encounter(path, variant), ai)
     elif variant:  # the file's encounter with a what-if change (sim.variants), on the same board
-        from battlemat.sim.variants import build_variant
-
         enc = build_variant(_encounter(path), path, variant)
     else:
-        from battlemat.io.encounter import load_encounter
-
         enc = load_encounter(path)
     _CACHE[path, variant, ai] = enc
     return enc
@@ -311,11 +310,9 @@ def _exists(pid: int) -> bool:
 
 def _dask(work: list[Work], address: str) -> Finished:
     try:
-        from distributed import Client
-        from distributed import as_completed as dask_completed
+        from distributed import Client  # noqa: PLC0415 - optional dependency: dask (the dask extra)
+        from distributed import as_completed as dask_completed  # noqa: PLC0415 - optional dependency: dask
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        from battlemat.core.errors import BattlematError
-
         raise BattlematError(
             "--dask-scheduler needs Dask: pip install 'battlemat[dask]' (dask[distributed])"
         ) from exc
@@ -330,3 +327,9 @@ def _dask(work: list[Work], address: str) -> Finished:
         finally:
             if not complete:  # the cluster stops what nobody waits for; chunks running finish there
                 client.cancel(futures)
+
+
+def default_workers(runs: int) -> int:
+    """One worker per core for batches worth the start-up of a process pool (about 100 runs and
+    up); a small batch plays in this process. Results never depend on it (run_batch)."""
+    return max(1, min(os.cpu_count() or 1, runs // 50))

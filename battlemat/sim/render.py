@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from battlemat.core.board import Board
+from battlemat.io.tiled import load_map, read_tiled
 from battlemat.types import XY
 
 
@@ -44,9 +45,7 @@ def square_centre(tmx: Any, sq: XY) -> tuple[float, float]:
 
 def render_map(path: str | Path) -> tuple[np.ndarray, Any]:
     """(RGBA float image, the pytmx map) of a .tmx; tile layers drawn bottom first."""
-    import matplotlib.image as mpimg
-
-    from battlemat.io.tiled import load_map, read_tiled
+    import matplotlib.image as mpimg  # noqa: PLC0415 - start-up time of `battlemat simulate`: only --report draws
 
     tmx = read_tiled(path)
     _, info = load_map(path)

@@ -22,16 +22,18 @@ from pathlib import Path
 import numpy as np
 
 from battlemat.core.encounter import Encounter
+from battlemat.core.errors import BattlematError
+from battlemat.sim.render import board_sketch, render_map, square_centre
 from battlemat.sim.stats import Summary
 
 SIDE_COLOURS = ("#3b6fb6", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#566573")
 
 
 def _plt():  # type: ignore[no-untyped-def]
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - start-up time of `battlemat simulate`: matplotlib only when --report draws
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - the same, and after use("Agg")
 
     plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "axes.titleweight": "bold",
                          "axes.spines.top": False, "axes.spines.right": False})
@@ -183,9 +185,7 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
     """Heat over the map. `starts`: every side's start squares, marked in its colour with a legend
     (the per-side presence maps); without it the figure is drawn as before."""
     plt = _plt()
-    from matplotlib import colormaps
-
-    from battlemat.sim.render import board_sketch, render_map, square_centre
+    from matplotlib import colormaps  # noqa: PLC0415 - start-up time of `battlemat simulate` (see _plt)
 
     board = enc.board
     assert board is not None and heat is not None
@@ -193,7 +193,8 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
     if map_path is not None and map_path.is_file():
         try:
             image, tmx = render_map(map_path)
-        except Exception:  # noqa: BLE001 - a picture problem must not lose the numbers
+        except (BattlematError, OSError, ValueError, LookupError, TypeError, SyntaxError, ArithmeticError,
+                AttributeError):  # a picture problem (a tileset, an image, the map's XML) must not lose the numbers
             image = tmx = None
     h, w = (image.shape[:2] if image is not None else (board.height * 24, board.width * 24))
     fig, ax = plt.subplots(figsize=(min(12, max(6, w / 80)), min(10, max(4, h / 80)) + 0.6))
@@ -209,8 +210,8 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
             centres = [square_centre(tmx, (int(x), int(y))) for x, y in zip(xs, ys, strict=True)]
         else:
             centres = [((x + 0.5) * tw, (y + 0.5) * tw) for x, y in zip(xs, ys, strict=True)]
-        from matplotlib.collections import PatchCollection
-        from matplotlib.patches import Patch, Rectangle, RegularPolygon
+        from matplotlib.collections import PatchCollection  # noqa: PLC0415 - start-up time of `battlemat simulate`
+        from matplotlib.patches import Patch, Rectangle, RegularPolygon  # noqa: PLC0415 - the same
 
         values = heat[ys, xs]
         th = tmx.tileheight if tmx is not None else tw

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from battlemat.core.encounter import Encounter, outcome
 from battlemat.core.events import Event
+from battlemat.log import format_event, format_state
 from battlemat.sim.runner import RunResult, Traced, play_one
 
 
@@ -33,8 +34,6 @@ def note_events(enc: Encounter, turn: int, notes: dict[str, str]) -> list[Event]
 
 def log_lines(enc: Encounter, index: int, batch_seed: int, dice: str | None, max_turns: int) -> list[str]:
     """Run `index`'s log: a header, each turn's events with the AI's notes, the final state."""
-    from battlemat.log import format_event, format_state
-
     result, turns = trace_run(enc, index, batch_seed, dice, max_turns)
     out = [f"# {enc.title}: run {index} of seed {batch_seed} (match seed {result.seed}, dice {dice or enc.dice})"]
     state = enc.initial_state()

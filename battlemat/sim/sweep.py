@@ -8,13 +8,14 @@ when the win rates it gives some side span more than SPREAD, or their Wilson int
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 from battlemat.core.character import STYLES
 from battlemat.core.encounter import Encounter
 from battlemat.sim.overrides import style_text
-from battlemat.sim.pool import Batch
+from battlemat.sim.pool import Batch, run_batch
+from battlemat.sim.stats import wilson
 
 SPREAD = 0.15
 
@@ -34,10 +35,6 @@ def styles() -> list[str]:
 
 def sweep_styles(batch: Batch, enc: Encounter, workers: int) -> list[SweepRow]:
     """`batch` again with each side in each style (the other sides as they are)."""
-    from dataclasses import replace
-
-    from battlemat.sim.pool import run_batch
-
     rows = []
     for side in enc.sides:
         for style in styles():
@@ -48,8 +45,6 @@ def sweep_styles(batch: Batch, enc: Encounter, workers: int) -> list[SweepRow]:
 
 
 def warnings(rows: list[SweepRow]) -> list[str]:
-    from battlemat.sim.stats import wilson
-
     out = []
     for styled in dict.fromkeys(r.styled for r in rows):
         mine = [r for r in rows if r.styled == styled]

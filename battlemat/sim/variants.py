@@ -17,7 +17,6 @@ A variant that changes nothing plays the base's runs exactly: change 0, interval
 
 from __future__ import annotations
 
-import argparse
 import copy
 import difflib
 import math
@@ -29,6 +28,10 @@ from typing import Any
 
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError, RulesError
+from battlemat.io.encounter import parse_encounter
+from battlemat.io.errors import LoadError
+from battlemat.io.maps import place_characters, placement_problems
+from battlemat.io.toml_write import dumps
 from battlemat.sim.runner import RunResult
 from battlemat.sim.stats import Z95, wilson
 from battlemat.types import XY
@@ -254,10 +257,6 @@ def read_data(path: str | Path) -> dict[str, Any]:
 
 def build_variant(base: Encounter, path: str, text: str) -> Encounter:
     """The encounter at `path` (already loaded: `base`) with the variant `text`, on base's board."""
-    from battlemat.io.encounter import parse_encounter
-    from battlemat.io.errors import LoadError
-    from battlemat.io.maps import place_characters, placement_problems
-
     variant = parse_variant(text, base)
     data = apply_to_data(read_data(path), variant, base)
     enc = parse_encounter(data, path, base_dir=Path(path).parent, rules=None)
@@ -272,8 +271,6 @@ def build_variant(base: Encounter, path: str, text: str) -> Encounter:
 def write_variant(path: str | Path, variant: Variant, base: Encounter, out: str | Path, note: str = "") -> Path:
     """Write the encounter at `path` with `variant` as a new TOML file `out` (beside the original,
     so its map path stays valid)."""
-    from battlemat.io.toml_write import dumps
-
     data = apply_to_data(read_data(path), variant, base)
     head = f"# {Path(path).name} with: {variant.text or 'no change'}\n" + "".join(f"# {line}\n" for line in
                                                                               note.splitlines())
@@ -312,91 +309,3 @@ def paired(side: str, base: Sequence[RunResult], other: Sequence[RunResult]) -> 
     sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n)
     return Paired(side, n, wins / n, lo, hi, mean, mean - half, mean + half)
-
-
-# -- `simulate --variant` --------------------------------------------------------------------------
-def add_variant_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", action="append", default=[], metavar="CHANGE",
-                   help="what-if: also play a changed encounter on the same seeds and show the change in win "
-                        "rate with a paired 95%% interval; -ID, +copy:ID, ID.SKILL=N (or +N, -N), ID.ai=TACTIC; "
-                        "join changes with ';'; repeatable")
-
-
-def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed: int, dice: str,
-                      workers: int) -> int:
-    """`simulate` with --variant: the base and every variant in one batch of work, then the base's
-    summary and the variants' table. Ctrl+C: what finished, paired on the runs both finished."""
-    from battlemat.interrupt import stopped
-    from battlemat.sim.cli import print_summary
-    from battlemat.sim.pool import Batch
-    from battlemat.sim.stats import summarise
-
-    variants = [parse_variant(v, enc) for v in args.variant]  # every mistake before any run
-    for v in variants:
-        build_variant(enc, path, v.text)  # a copy with no room, a file that will not read: now
-    batches = [Batch(path, args.runs, seed, dice, args.max_turns)] + [
-        Batch(path, args.runs, seed, dice, args.max_turns, v.text) for v in variants]
-    groups, stop = play_batches(batches, workers, args.dask_scheduler, quiet=args.quiet, what="simulating")
-    status = 0 if stop is None else stopped(stop)
-    summary = summarise(enc, groups[0], seed, dice, args.max_turns, planned=args.runs)
-    print_summary(summary)
-    rows = [(v.text, [paired(side, groups[0], g) for side in enc.sides]) for v, g in zip(variants, groups[1:],
-                                                                                          strict=True)]
-    if groups[0]:
-        print_variants(enc, groups[0], rows)
-    if args.report:
-        import json
-
-        from battlemat.sim.report import write_report
-
-        out = Path(args.report)
-        files = write_report(enc, summary, out, Path(path))
-        vfile = out / "variants.json"
-        vfile.write_text(json.dumps([{"variant": t, "sides": [p.__dict__ for p in ps]} for t, ps in rows], indent=2))
-        print(f"\nreport: {', '.join(str(f) for f in [*files, vfile])}")
-    return status
-
-
-def play_batches(batches: list[Any], workers: int, dask: str | None, quiet: bool = False,
-                 what: str = "simulating") -> tuple[list[list[RunResult]], BaseException | None]:
-    """Run `batches` as one piece of work with a progress bar; on Ctrl+C, the runs finished and the stop."""
-    import os
-    import sys
-
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from battlemat.sim.pool import Interrupted, run_batches
-
-    show = not quiet and sys.stderr.isatty() or os.environ.get("BATTLEMAT_PROGRESS") == "1"
-    with Progress(TextColumn(f"[bold]{what}[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), disable=not show) as bar:
-        task = bar.add_task("runs", total=sum(b.runs for b in batches))
-        try:
-            return run_batches(batches, workers, dask, progress=lambda n: bar.advance(task, n)), None
-        except Interrupted as exc:
-            return exc.groups, exc
-
-
-def print_variants(enc: Encounter, base: Sequence[RunResult], rows: Sequence[tuple[str, Sequence[Paired]]]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    con = Console(width=130)
-    t = Table(title="What if (same seeds as the base; change with a paired 95% interval)", title_justify="left")
-    t.add_column("variant")
-    t.add_column("runs", justify="right")
-    for side in enc.sides:
-        t.add_column(f"{side} wins", justify="right")
-        t.add_column("change vs base", justify="right")
-    base_cells: list[str] = []
-    for side in enc.sides:
-        rate = sum(r.winner == side for r in base) / len(base) if base else 0.0
-        base_cells += [f"{rate:.1%}", ""]
-    t.add_row("base", str(len(base)), *base_cells)
-    for text, ps in rows:
-        cells: list[str] = []
-        for p in ps:
-            cells += [f"{p.rate:.1%}", f"{p.change:+.1%} [{p.change_low:+.1%}, {p.change_high:+.1%}]"]
-        t.add_row(text, str(ps[0].n if ps else 0), *cells)
-    con.print(t)

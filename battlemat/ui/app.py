@@ -1,7 +1,7 @@
 """The window: `battlemat play` / `python main.py`. Owns pygame, the GUI manager and the screen stack.
 
-`add_play_arguments(parser)` is importable without pygame (the CLI builds its parser headless);
-pygame is imported inside `run` and `App`. `--screenshot FILE` renders a few frames with whatever
+The window's options are battlemat.commands.args.add_play_arguments (no pygame: the CLI builds its
+parser headless); pygame is imported inside `run` and `App`. `--screenshot FILE` renders a few frames with whatever
 video driver is set (the dummy one in CI), saves a PNG and exits 0.
 """
 
@@ -16,8 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from battlemat.cli import bounded_int, dice_argument, seed_argument
-from battlemat.io.limits import MAX_FRAMES, MAX_WINDOW
+from battlemat.commands.args import add_play_arguments
 
 DEFAULT_SIZE = (1280, 800)
 IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
@@ -25,32 +24,6 @@ IDLE_NAP = 0.01  # ... in naps this long, looking for events between them
 RING_PULSES = 6.0  # seconds the selection ring pulses after the last event (then it rests: no frames)
 PANEL_SETTLE = 0.6  # seconds the panels keep being drawn after the pointer was over them
 SLOW_PREPARE = 0.4  # seconds of waiting before the window says what takes the time
-
-
-def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    """Options of `battlemat play` beyond the encounter (kept free of pygame imports)."""
-    p.add_argument("--screenshot", metavar="FILE", default=None,
-                   help="render headless, save a PNG to FILE and exit (uses SDL_VIDEODRIVER=dummy if unset)")
-    p.add_argument("--frames", type=bounded_int(1, MAX_FRAMES, "frames of a headless render"), default=3, metavar="N",
-                   help="frames to render before --screenshot")
-    p.add_argument("--select", metavar="ID", default=None, help="select this character (shows its reach)")
-    p.add_argument("--use", metavar="SKILL", default=None, help="with --select: the skill half to preview")
-    p.add_argument("--target", metavar="ID", default=None, help="with --select/--use: the target")
-    p.add_argument("--size", type=_size_argument, default=None, metavar="WxH",
-                   help="window size, e.g. 1920x1080 (default 1280x800)")
-    p.add_argument("--seed", type=seed_argument, default=None, help="override the encounter's seed")
-    p.add_argument("--dice", type=dice_argument, default=None, help="override the encounter's dice engine")
-    p.add_argument("--side", action="append", default=None, metavar="SIDE",
-                   help="a side the players control (repeatable; default: the first side)")
-    p.add_argument("--load", metavar="SAVE", default=None, help="resume a saved game (.json)")
-    p.add_argument("--replay", metavar="SAVE", default=None, help="replay a saved game turn by turn")
-    p.add_argument("--save-dir", default=None, metavar="DIR",
-                   help="where saves, autosaves and screenshots go (default ~/.battlemat)")
-    p.add_argument("--gm", action="store_true", help="start in GM mode (NPC intents shown)")
-    p.add_argument("--predict", action="store_true",
-                   help="with --screenshot: show the predicted turn as ghosts (the P key)")
-    p.add_argument("--overlay", choices=("teaching",), default=None,
-                   help="start with an overlay shown: teaching (every NPC's intent, threats and phases; the O key)")
 
 
 def _size(text: str | None) -> tuple[int, int]:
@@ -61,18 +34,6 @@ def _size(text: str | None) -> tuple[int, int]:
     except ValueError:
         raise SystemExit(f"battlemat: --size is WIDTHxHEIGHT like 1280x800, not {text!r}") from None
     return max(800, w), max(600, h)
-
-
-def _size_argument(text: str) -> str:
-    """argparse type of --size: WIDTHxHEIGHT, at most MAX_WINDOW (argparse exits 2 otherwise)."""
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not WIDTHxHEIGHT. Fix: write it like 1280x800") from None
-    if not (0 < w <= MAX_WINDOW[0] and 0 < h <= MAX_WINDOW[1]):
-        raise argparse.ArgumentTypeError(f"{w if w < 10**9 else 'huge'} x {h if h < 10**9 else 'huge'} is no window "
-                                         f"size. Fix: use up to {MAX_WINDOW[0]}x{MAX_WINDOW[1]}")
-    return text
 
 
 def _default_encounter() -> Path:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
+from battlemat.commands.args import fail
 from battlemat.core.dice import engine_names
 from battlemat.core.match import Match
+from battlemat.io.encounter import load_encounter
+from battlemat.io.saves import read_save
+from battlemat.log import format_event, format_state
 from battlemat.predict import DICE_SAMPLES, Question, TurnPrediction, guessed_words, predict_turn, spread_lines
 
 
@@ -35,16 +38,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"battlemat predict: {message}", file=sys.stderr)
-    return 2
+    return fail("battlemat predict", message)
 
 
 def _match(args: argparse.Namespace) -> tuple[Match, tuple[str, ...], bool]:
     """The match to predict from (after the save's turns with --load), the players' sides, and whether
     the encounter's scripted turn counts as declared."""
-    from battlemat.io.encounter import load_encounter
-    from battlemat.io.saves import read_save
-
     if args.load:
         save = read_save(args.load)
         m = Match(load_encounter(save.encounter_path(args.load)), seed=save.seed, dice=args.dice or save.dice)
@@ -112,8 +111,6 @@ def prediction_dict(pred: TurnPrediction) -> dict[str, Any]:
 
 
 def _print_text(pred: TurnPrediction, m: Match) -> None:
-    from battlemat.log import format_event, format_state
-
     q, first, enc = pred.question, pred.first, m.encounter
     print(f"# {enc.title}  (seed {m.seed}, dice {m.dice.name})")
     if q.exact:

@@ -15,12 +15,30 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from battlemat.cli import dice_argument, seed_argument
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from battlemat.commands.args import dice_argument, seed_argument
+from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
+from battlemat.interrupt import stopped
+from battlemat.io.encounter import load_encounter
 from battlemat.io.limits import MAX_WORKERS
+from battlemat.labels import labels_by_id
+from battlemat.sim.pool import Batch, Interrupted, default_workers, run_batch
+from battlemat.sim.progress import play_batches
+from battlemat.sim.replays import write_replays
+from battlemat.sim.report import write_report
+from battlemat.sim.runlog import log_lines
+from battlemat.sim.runner import RunResult
+from battlemat.sim.stats import Summary, summarise
+from battlemat.sim.sweep import print_sweep, sweep_styles
+from battlemat.sim.variants import Paired, build_variant, paired, parse_variant
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,8 +57,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    from battlemat.sim.variants import add_variant_argument
-
     add_variant_argument(p)
     p.add_argument("--log-run", type=int, default=None, metavar="K",
                    help="also print the full log of run K (0-based), as `resolve` prints one, "
@@ -49,21 +65,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="styles: play the batch under each side's style knobs; warn when the verdict depends on them")
 
 
-def default_workers(runs: int) -> int:
-    """One worker per core for batches worth the start-up of a process pool (about 100 runs and
-    up); a small batch plays in this process. Results never depend on it (pool.run_batch)."""
-    return max(1, min(os.cpu_count() or 1, runs // 50))
-
-
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from battlemat.interrupt import stopped
-    from battlemat.io.encounter import load_encounter
-    from battlemat.sim.pool import Batch, Interrupted, run_batch
-    from battlemat.sim.stats import summarise
-
     if args.runs < 1:
         raise BattlematError("--runs must be at least 1")
     workers = default_workers(args.runs) if args.workers is None else args.workers
@@ -85,8 +87,6 @@ def run(args: argparse.Namespace) -> int:
     seed = enc.seed if args.seed is None else args.seed
     dice = args.dice or enc.dice
     if getattr(args, "variant", None):  # what-if variants on the same seeds (battlemat.sim.variants)
-        from battlemat.sim.variants import simulate_variants
-
         return simulate_variants(args, enc, path, seed, dice, workers)
     console = Console(stderr=True)
     show = not args.quiet and sys.stderr.isatty() or os.environ.get("BATTLEMAT_PROGRESS") == "1"
@@ -106,8 +106,6 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(enc, results, seed, dice, args.max_turns, planned=args.runs)
     folder = args.replays or args.report  # replays go where asked: never into the maps' folder unasked
     if stop is None and folder:  # an interrupted batch stops now: its runs are not played again for replays
-        from battlemat.sim.replays import write_replays
-
         where = Path(folder)
         prefix = "" if args.report and folder == args.report else f"{Path(path).stem}-"
         try:
@@ -119,17 +117,11 @@ def run(args: argparse.Namespace) -> int:
         summary.replays = write_replays(enc, batch, results, where, prefix)
     print_summary(summary)
     if args.log_run is not None and stop is None:
-        from battlemat.sim.runlog import log_lines
-
         print(f"\n# run {args.log_run} in full")
         print("\n".join(log_lines(enc, args.log_run, seed, dice, args.max_turns)))
     if args.sweep == "styles" and stop is None:
-        from battlemat.sim.sweep import print_sweep, sweep_styles
-
         print_sweep(sweep_styles(Batch(path, args.runs, seed, dice, args.max_turns), enc, workers))
     if args.report:
-        from battlemat.sim.report import write_report
-
         out = Path(args.report)
         files = write_report(enc, summary, out, Path(path))
         print(f"\nreport: {', '.join(str(f) for f in files)}")
@@ -137,12 +129,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_summary(s: object) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from battlemat.labels import labels_by_id
-    from battlemat.sim.stats import Summary
-
     assert isinstance(s, Summary)
     con = Console(width=110)
     if s.partial:
@@ -185,11 +171,6 @@ def print_summary(s: object) -> None:
 
 def print_trust(con: object, s: object, labels: dict[str, str]) -> None:
     """The parts of the summary that say how far to trust it and what decides the fight (issue 18)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from battlemat.sim.stats import Summary
-
     assert isinstance(con, Console) and isinstance(s, Summary)
     falls = Table(title="Defeat: chance (95% Wilson interval) and the turn it happens", title_justify="left")
     for col in ("token", "character", "defeated", "95% interval", "turn: median", "quartiles"):
@@ -227,8 +208,6 @@ def print_trust(con: object, s: object, labels: dict[str, str]) -> None:
 
 
 def _print_losses_by_turn(con: Any, s: Any) -> None:
-    from rich.table import Table
-
     shown = max((len(rows) for rows in s.losses_by_turn.values()), default=0)
     if shown:
         per_turn = Table(title="Losses per turn by side: median (quartiles), over the combats still going",
@@ -250,8 +229,6 @@ def _print_losses_by_turn(con: Any, s: Any) -> None:
 
 
 def _print_decides(con: Any, s: Any) -> None:
-    from rich.table import Table
-
     if s.defeats:
         decides = Table(title=f"What decides defeats: rule IDs of the events that dealt the defeating losses "
                               f"({s.defeats} defeats)", title_justify="left")
@@ -269,7 +246,60 @@ def _print_decides(con: Any, s: Any) -> None:
 
 
 def summary_json(s: object) -> str:
-    from battlemat.sim.stats import Summary
-
     assert isinstance(s, Summary)
     return json.dumps(s.to_json(), indent=2)
+
+
+# -- `simulate --variant` --------------------------------------------------------------------------
+def add_variant_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", action="append", default=[], metavar="CHANGE",
+                   help="what-if: also play a changed encounter on the same seeds and show the change in win "
+                        "rate with a paired 95%% interval; -ID, +copy:ID, ID.SKILL=N (or +N, -N), ID.ai=TACTIC; "
+                        "join changes with ';'; repeatable")
+
+
+def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed: int, dice: str,
+                      workers: int) -> int:
+    """`simulate` with --variant: the base and every variant in one batch of work, then the base's
+    summary and the variants' table. Ctrl+C: what finished, paired on the runs both finished."""
+    variants = [parse_variant(v, enc) for v in args.variant]  # every mistake before any run
+    for v in variants:
+        build_variant(enc, path, v.text)  # a copy with no room, a file that will not read: now
+    batches = [Batch(path, args.runs, seed, dice, args.max_turns)] + [
+        Batch(path, args.runs, seed, dice, args.max_turns, v.text) for v in variants]
+    groups, stop = play_batches(batches, workers, args.dask_scheduler, quiet=args.quiet, what="simulating")
+    status = 0 if stop is None else stopped(stop)
+    summary = summarise(enc, groups[0], seed, dice, args.max_turns, planned=args.runs)
+    print_summary(summary)
+    rows = [(v.text, [paired(side, groups[0], g) for side in enc.sides]) for v, g in zip(variants, groups[1:],
+                                                                                          strict=True)]
+    if groups[0]:
+        print_variants(enc, groups[0], rows)
+    if args.report:
+        out = Path(args.report)
+        files = write_report(enc, summary, out, Path(path))
+        vfile = out / "variants.json"
+        vfile.write_text(json.dumps([{"variant": t, "sides": [p.__dict__ for p in ps]} for t, ps in rows], indent=2))
+        print(f"\nreport: {', '.join(str(f) for f in [*files, vfile])}")
+    return status
+
+
+def print_variants(enc: Encounter, base: Sequence[RunResult], rows: Sequence[tuple[str, Sequence[Paired]]]) -> None:
+    con = Console(width=130)
+    t = Table(title="What if (same seeds as the base; change with a paired 95% interval)", title_justify="left")
+    t.add_column("variant")
+    t.add_column("runs", justify="right")
+    for side in enc.sides:
+        t.add_column(f"{side} wins", justify="right")
+        t.add_column("change vs base", justify="right")
+    base_cells: list[str] = []
+    for side in enc.sides:
+        rate = sum(r.winner == side for r in base) / len(base) if base else 0.0
+        base_cells += [f"{rate:.1%}", ""]
+    t.add_row("base", str(len(base)), *base_cells)
+    for text, ps in rows:
+        cells: list[str] = []
+        for p in ps:
+            cells += [f"{p.rate:.1%}", f"{p.change:+.1%} [{p.change_low:+.1%}, {p.change_high:+.1%}]"]
+        t.add_row(text, str(ps[0].n if ps else 0), *cells)
+    con.print(t)

@@ -1,23 +1,24 @@
 """Rule cases: play a case and compare with what it expects; write a case from a saved game's turn.
 
-`run_case` plays a case (io.cases reads it) turn by turn through the one resolver and lists every
+Rule cases as data are read and written by battlemat.io.cases; this module runs and records them.
+`run_case` plays a case turn by turn through the one resolver and lists every
 stated expectation the engine did not meet, with the events of that turn. The rule IDs a turn
 "fires" are those its events cite (`cited_rules`): each event's own rule IDs and those inside its
 rating breakdowns (the rule of every part of a rating, as `Rating.parts` names them, the rule tags
 of its notes) and any `rule` field of its data. The `turn_start`, `phase` and `turn_end` markers
 are left out: they cite every phase (and L2) in every turn, whatever happens.
 
-`battlemat case SAVE --turn N [-o FILE]` writes a case from a save: the state before turn N as the
-start, the intents of turn N, and as the expected outcome what the engine made of them, marked as
+`record_case` (`battlemat case SAVE --turn N [-o FILE]`) writes a case from a save: the state before
+turn N as the start, the intents of turn N, and as the expected outcome what the engine made of them, marked as
 recorded, to be checked by hand. A game master records a ruling this way, corrects what the rules
 say otherwise, and shares the file.
 """
 
 from __future__ import annotations
 
-import argparse
+import dataclasses
 import re
-import sys
+import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +30,12 @@ from battlemat.core.errors import IllegalIntent
 from battlemat.core.events import Event
 from battlemat.core.match import Match
 from battlemat.core.state import CharacterState, MatchState
-from battlemat.io import cases as case_io
-from battlemat.io.cases import Case, Expect
+from battlemat.io.cases import Case, Expect, advantage_table, encounter_tables, intent_tables, parse_case, start_tables
+from battlemat.io.encounter import load_encounter
+from battlemat.io.errors import LoadError
 from battlemat.io.rules_file import load_rules
+from battlemat.io.saves import read_save
+from battlemat.io.toml_write import toml_key, toml_value
 
 MARKERS = frozenset({"turn_start", "phase", "turn_end"})
 _RULE_TAG = re.compile(r"\b([SPMRCOLED]\d{1,2})\b")
@@ -237,7 +241,7 @@ def _compare_char(n: int, cid: str, want: Mapping[str, Any], s: CharacterState) 
     out = [Mismatch(n, f"{cid}.{key}", value, got[key])
            for key, value in want.items() if key != "advantages" and got[key] != value]
     if "advantages" in want:
-        have = [case_io.advantage_table(a) for a in s.advantages]
+        have = [advantage_table(a) for a in s.advantages]
         wanted = list(want["advantages"])
         if (not wanted and have) or any(not any(_matches(w, h) for h in have) for w in wanted):
             out.append(Mismatch(n, f"{cid}.advantages", wanted, have))
@@ -255,10 +259,6 @@ def _matches(pattern: Any, value: Any) -> bool:
 def record_case(save_file: str | Path, turn: int, out_dir: Path) -> str:
     """The text of a case for turn `turn` of a save: start = the state before it, intents = its
     intents, expected = what the engine made of them (marked as recorded, to check by hand)."""
-    from battlemat.io.encounter import load_encounter
-    from battlemat.io.errors import LoadError
-    from battlemat.io.saves import read_save
-
     save = read_save(save_file)
     if not 1 <= turn <= len(save.turns):
         raise LoadError.one(str(save_file), "turns", f"the save has {len(save.turns)} turn(s), not a turn {turn}",
@@ -275,60 +275,36 @@ def record_case(save_file: str | Path, turn: int, out_dir: Path) -> str:
         "# that game, its intents, and what the engine made of them. CHECK THE EXPECTED OUTCOME BY HAND",
         "# against the rules, correct it where the rules say otherwise, and say so in `about`.",
         "[case]",
-        f"about = {case_io.toml_value(f'Turn {turn} of {Path(save_file).name}, recorded: check by hand')}",
+        f"about = {toml_value(f'Turn {turn} of {Path(save_file).name}, recorded: check by hand')}",
         "",
     ]
-    body = case_io.encounter_tables(enc, before, out_dir) + [""] + case_io.start_tables(enc, before)
-    body += ["", "[[turn]]"] + case_io.intent_tables(intents)
+    body = encounter_tables(enc, before, out_dir) + [""] + start_tables(enc, before)
+    body += ["", "[[turn]]"] + intent_tables(intents)
     draft = "\n".join(head + body) + "\n"
-    case = case_io.parse_case(_toml(draft), str(out_dir / "recorded.toml"), out_dir)
+    case = parse_case(_toml(draft), str(out_dir / "recorded.toml"), out_dir)
     run = run_case(case)
     events, after = run.events[0], run.states[0]
     expect = ["", "# Recorded, check by hand: the engine's outcome of this turn, not yet a ruling."]
     if enc.dice != "none":
         expect.append(f"# Dice ({enc.dice}): a case rolls afresh from its seed; the game's rolls may have differed.")
-    expect += ["[turn.expect]", f"rules = {case_io.toml_value(_in_rules_order(cited_rules(events)))}"]
+    expect += ["[turn.expect]", f"rules = {toml_value(_in_rules_order(cited_rules(events)))}"]
     for cid in enc.ids:
         fields = {k: v for k, v in char_fields(after[cid]).items() if k != "losses" and v is not None}
         if not (before[cid].held_by or after[cid].held_by):
             fields.pop("held_by")
-        expect.append(f"{case_io.toml_key(cid)} = {case_io.toml_value(fields)}")
+        expect.append(f"{toml_key(cid)} = {toml_value(fields)}")
     return draft + "\n".join(expect) + "\n"
 
 
 def _as_played(enc: Encounter, game: Match) -> Encounter:
     """The encounter with the seed and dice the game was played with."""
-    import dataclasses
-
     return dataclasses.replace(enc, seed=game.seed, dice=game.dice.name)
 
 
 def _toml(text: str) -> dict[str, Any]:
-    import tomllib
-
     return tomllib.loads(text)
 
 
 def _in_rules_order(ids: Iterable[str]) -> list[str]:
     order = list(load_rules().entries)
     return sorted(ids, key=order.index)
-
-
-# -- the `case` subcommand ---------------------------------------------------------------------------
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("save", help="a saved game (.json)")
-    parser.add_argument("--turn", type=int, required=True, help="the turn to record (1 = the first)")
-    parser.add_argument("-o", "--output", default=None, help="write the case here (default: print it)")
-
-
-def run(args: argparse.Namespace) -> int:
-    out = Path(args.output) if args.output else None
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)  # the map's path is written relative to it
-    text = record_case(args.save, args.turn, out.parent if out else Path.cwd())
-    if out is None:
-        sys.stdout.write(text)
-        return 0
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {out}: check its expected outcome by hand", file=sys.stderr)
-    return 0

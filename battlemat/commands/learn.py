@@ -9,24 +9,24 @@ message and exit 2 without a window flashing up.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
+
+from battlemat.commands.args import add_play_arguments
+from battlemat.io.errors import LoadError
+from battlemat.io.lessons import bundled, find_lesson, lesson_name
+from battlemat.teach.tutor import load_lesson
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", nargs="?", default=None, metavar="LESSON",
                         help="a lesson's name (`battlemat learn` lists them) or a .lesson.toml file")
-    try:
-        from battlemat.ui.app import add_play_arguments  # imports no pygame
-    except ModuleNotFoundError:  # installed without the window
-        return
-    add_play_arguments(parser)
+    if importlib.util.find_spec("battlemat.ui.app") is not None:  # installed with the window
+        add_play_arguments(parser)
 
 
 def lesson_rows() -> list[str]:
     """One block per bundled lesson, in their `order`: its name, steps and title, then its goal."""
-    from battlemat.io.errors import LoadError
-    from battlemat.io.lessons import bundled, lesson_name, load_lesson
-
     rows: list[tuple[int, str, str]] = []
     for path in bundled():
         try:
@@ -41,8 +41,6 @@ def lesson_rows() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from battlemat.io.lessons import find_lesson, load_lesson
-
     if not args.name:
         rows = lesson_rows()
         print("\n".join(rows) if rows else "no lessons found")
@@ -50,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     lesson = load_lesson(find_lesson(args.name))
     try:
-        from battlemat.ui.app import run as play
+        from battlemat.ui.app import run as play  # noqa: PLC0415 - optional dependency: pygame (the ui extra)
     except ModuleNotFoundError:
         print("battlemat: lessons play in the window: install it with pip install -e '.[ui]'", file=sys.stderr)
         return 2

@@ -5,7 +5,7 @@ bad terrain values, broken tokens) and for what loads but is probably a mistake 
 names, properties of the wrong Tiled type, missing images, terrain objects that cover nothing). An
 encounter is checked as `load_encounter` reads it, then its map, then the two together: characters
 off the map, on blocked squares or pits, sharing a square, and tokens that name no character.
-A lesson (.lesson.toml) is read with its encounter and played through as written (io.lessons).
+A lesson (.lesson.toml) is read with its encounter and played through as written (teach.tutor).
 Notes (an infinite map's board is the box of its used chunks) are printed and pass.
 Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
 """
@@ -16,9 +16,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from battlemat.io.encounter import load_encounter, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
-from battlemat.io.lessons import is_lesson_file
+from battlemat.io.lessons import is_lesson_file, read_lesson_encounter
+from battlemat.io.maps import placement_problems, token_problems
+from battlemat.io.tiled import lint_map
 from battlemat.io.userfile import why_unreadable
+from battlemat.teach.tutor import load_lesson
 
 EXIT_PROBLEMS = 2
 
@@ -74,14 +78,13 @@ def check_file(path: Path) -> list[Problem]:
                         "pass maps (.tmx, .tmj) and encounters (.toml)")]
     except LoadError as exc:
         return exc.problems
-    except Exception as exc:  # a bug of ours must not hide the other files' results
+    except (ArithmeticError, AttributeError, LookupError, OSError, RuntimeError, TypeError, ValueError) as exc:
+        # a bug of ours must not hide the other files' results
         return [Problem(file, "", f"battlemat could not check this file ({type(exc).__name__}: {exc})",
                         "please report this with the file")]
 
 
 def check_map(path: Path) -> list[Problem]:
-    from battlemat.io.tiled import lint_map
-
     if path.suffix.lower() in (".tsx", ".tsj"):
         return [Problem(str(path), "", "a tileset is checked through the maps that use it",
                         "check the maps (.tmx, .tmj) that use it")]
@@ -90,18 +93,11 @@ def check_map(path: Path) -> list[Problem]:
 
 def check_lesson(path: Path) -> list[Problem]:
     """A lesson (`NAME.lesson.toml`), its encounter, and the lesson played through as written."""
-    from battlemat.io.lessons import load_lesson
-
     load_lesson(path)  # raises LoadError with every problem (check_file lists them)
     return []
 
 
 def check_encounter(path: Path) -> list[Problem]:
-    from battlemat.io.encounter import load_encounter
-    from battlemat.io.lessons import read_lesson_encounter
-    from battlemat.io.maps import placement_problems, token_problems
-    from battlemat.io.tiled import lint_map
-
     if _inline_map(path):  # a lesson's encounter draws its small board inline, as a rule case does
         read_lesson_encounter(path)
         return []
@@ -122,8 +118,6 @@ def check_encounter(path: Path) -> list[Problem]:
 
 def _inline_map(path: Path) -> bool:
     """Whether the encounter draws its board in a [map] table (rows of squares) instead of a map file."""
-    from battlemat.io.encounter import read_encounter_data
-
     try:
         return isinstance(read_encounter_data(path).get("map"), dict)
     except LoadError:
@@ -132,8 +126,6 @@ def _inline_map(path: Path) -> bool:
 
 def _map_reference(path: Path) -> str | None:
     """The encounter's `map`, when the file is TOML enough to name one."""
-    from battlemat.io.encounter import read_encounter_data
-
     try:
         head = read_encounter_data(path).get("encounter", {})
     except LoadError:

@@ -1,58 +1,31 @@
-"""`battlemat lesson-from SAVE [-o FILE]`: a lesson skeleton from a saved game (issue 19).
+"""A lesson skeleton from a saved game (`battlemat lesson-from SAVE [-o FILE]`, issue 19).
 
 One step per saved turn: the intents of the learner's side as the step's expected ones, the other
 sides' as its scripted NPC intents, the turn's events that cite a rule as the ones to point at, and
-placeholder words for the game master to replace. The skeleton plays as written: it is read back
-(and played through) before the command says it is done.
+placeholder words for the game master to replace. Headless: it never imports the window.
 """
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
 from battlemat.core.errors import BattlematError
 from battlemat.core.intents import Intent
+from battlemat.core.match import Match
+from battlemat.io.lessons import read_lesson_encounter
+from battlemat.io.saves import encounter_problem, read_save, replay_problem
+from battlemat.io.toml_write import relative_path, toml_value
+from battlemat.log import describe_intent
+from battlemat.teach.tutor import concerned
 
 PLACEHOLDER = "(Write what to try.)"
 SKIPPED = frozenset({"turn_start", "phase", "intent", "turn_end"})
 MAX_POINTS = 4  # pointers a step starts with: the author keeps those that teach
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("save", metavar="SAVE", help="a saved game (.json)")
-    parser.add_argument("-o", "--output", metavar="FILE", default=None,
-                        help="the lesson to write (default: SAVE's name with .lesson.toml, beside it)")
-
-
-def run(args: argparse.Namespace) -> int:
-    from battlemat.io.errors import LoadError
-    from battlemat.io.lessons import SUFFIX, load_lesson
-
-    out = Path(args.output) if args.output else Path(args.save).with_suffix("").with_suffix(SUFFIX)
-    text = lesson_text(args.save, out.parent)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise LoadError.one(str(out), "", f"cannot write the lesson ({exc.strerror or exc})",
-                            "choose another place with -o") from None
-    lesson = load_lesson(out)  # it plays as written, or the message says where it does not
-    print(f"wrote {out}: {len(lesson.steps)} steps; replace the placeholder words, keep the pointers that "
-          f"teach, then `battlemat learn {out}`")
-    return 0
-
-
 def lesson_text(save_file: str | Path, out_dir: Path) -> str:
     """The TOML of a lesson that replays `save_file`, its encounter path relative to `out_dir`."""
-    from battlemat.core.match import Match
-    from battlemat.io.cases import _relative, toml_value
-    from battlemat.io.lessons import read_lesson_encounter
-    from battlemat.io.saves import encounter_problem, read_save, replay_problem
-    from battlemat.lessons import concerned
-    from battlemat.ui.session import describe_intent  # imports no pygame
-
     save = read_save(save_file)
     problem = encounter_problem(save, str(save_file))
     if problem is not None:
@@ -66,7 +39,7 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
              "# in parentheses, keep the pointers that teach (README: Writing a lesson).",
              "[lesson]", f"title = {toml_value(f'{title} (lesson)')}",
              f"goal = {toml_value('(Write the goal in one line.)')}",
-             f"encounter = {toml_value(_relative(enc_path, out_dir))}", f"side = {toml_value(side)}",
+             f"encounter = {toml_value(relative_path(enc_path, out_dir))}", f"side = {toml_value(side)}",
              f"seed = {match.seed}", f"dice = {toml_value(match.dice.name)}"]
     for n, intents in enumerate(save.turns, 1):
         if match.outcome().over:
@@ -105,8 +78,6 @@ def _want(it: Intent) -> dict[str, Any]:
 
 
 def _array(items: list[dict[str, Any]]) -> str:
-    from battlemat.io.cases import toml_value
-
     if not items:
         return "[]"
     return "[\n" + "".join(f"  {toml_value(d)},\n" for d in items) + "]"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
+from battlemat.commands.args import fail
 from battlemat.core import movement
 from battlemat.core.errors import IllegalIntent, RulesError
 from battlemat.core.memory import MatchMemory
@@ -28,8 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"battlemat reach: {message}", file=sys.stderr)
-    return 2
+    return fail("battlemat reach", message)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,102 @@
+"""argparse types and options shared by the commands (DESIGN: commands).
+
+Each type turns a bad value into argparse's usage message and exit 2, with the fix in its words.
+`add_play_arguments` is the window's options, shared by `play` and `learn` (and the window's own
+`python -m battlemat.ui.app`); it imports no pygame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from battlemat.io.limits import MAX_FRAMES, MAX_SEED, MAX_WINDOW
+from battlemat.io.names import dice_problem
+
+EXIT_BAD_INPUT = 2
+
+
+def dice_argument(text: str) -> str:
+    """argparse type of every `--dice`: a known engine, else the encounter file's message with the
+    close match (argparse then exits 2 with it)."""
+    problem = dice_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{problem[0]}. Fix: {problem[1]}")
+    return text
+
+
+def bounded_int(low: int, high: int, why: str) -> Callable[[str], int]:
+    """argparse type of a whole number from `low` to `high` (`why` says where the bound comes from)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value if abs(value) < 10**15 else 'it'} is out of range. "
+                                             f"Fix: use {low} to {high} ({why})")
+        return value
+
+    return parse
+
+
+def seed_argument(text: str) -> int:
+    """argparse type of every `--seed`: a 64-bit whole number, like the seed of an encounter or a save."""
+    return bounded_int(-MAX_SEED, MAX_SEED, "a seed is a 64-bit whole number")(text)
+
+
+def positive_int(text: str) -> int:
+    """argparse type of a count that must be 1 or more (`calibrate --samples`)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def size_argument(text: str) -> str:
+    """argparse type of --size: WIDTHxHEIGHT, at most MAX_WINDOW (argparse exits 2 otherwise)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not WIDTHxHEIGHT. Fix: write it like 1280x800") from None
+    if not (0 < w <= MAX_WINDOW[0] and 0 < h <= MAX_WINDOW[1]):
+        raise argparse.ArgumentTypeError(f"{w if w < 10**9 else 'huge'} x {h if h < 10**9 else 'huge'} is no window "
+                                         f"size. Fix: use up to {MAX_WINDOW[0]}x{MAX_WINDOW[1]}")
+    return text
+
+
+def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    """Options of the window (`play`, `learn NAME`) beyond the encounter (kept free of pygame imports)."""
+    p.add_argument("--screenshot", metavar="FILE", default=None,
+                   help="render headless, save a PNG to FILE and exit (uses SDL_VIDEODRIVER=dummy if unset)")
+    p.add_argument("--frames", type=bounded_int(1, MAX_FRAMES, "frames of a headless render"), default=3, metavar="N",
+                   help="frames to render before --screenshot")
+    p.add_argument("--select", metavar="ID", default=None, help="select this character (shows its reach)")
+    p.add_argument("--use", metavar="SKILL", default=None, help="with --select: the skill half to preview")
+    p.add_argument("--target", metavar="ID", default=None, help="with --select/--use: the target")
+    p.add_argument("--size", type=size_argument, default=None, metavar="WxH",
+                   help="window size, e.g. 1920x1080 (default 1280x800)")
+    p.add_argument("--seed", type=seed_argument, default=None, help="override the encounter's seed")
+    p.add_argument("--dice", type=dice_argument, default=None, help="override the encounter's dice engine")
+    p.add_argument("--side", action="append", default=None, metavar="SIDE",
+                   help="a side the players control (repeatable; default: the first side)")
+    p.add_argument("--load", metavar="SAVE", default=None, help="resume a saved game (.json)")
+    p.add_argument("--replay", metavar="SAVE", default=None, help="replay a saved game turn by turn")
+    p.add_argument("--save-dir", default=None, metavar="DIR",
+                   help="where saves, autosaves and screenshots go (default ~/.battlemat)")
+    p.add_argument("--gm", action="store_true", help="start in GM mode (NPC intents shown)")
+    p.add_argument("--predict", action="store_true",
+                   help="with --screenshot: show the predicted turn as ghosts (the P key)")
+    p.add_argument("--overlay", choices=("teaching",), default=None,
+                   help="start with an overlay shown: teaching (every NPC's intent, threats and phases; the O key)")
+
+
+def fail(command: str, message: str) -> int:
+    """Print `COMMAND: message` on stderr (COMMAND: "battlemat" or "battlemat reach") and return 2."""
+    print(f"{command}: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT

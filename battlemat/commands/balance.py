@@ -1,0 +1,92 @@
+"""`battlemat balance ENCOUNTER --side SIDE --target 0.5`: small changes that bring a side's win rate
+to a target (battlemat.sim.balance searches them), and the best one written as a new encounter file
+beside the original.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from battlemat.core.dice import engine_names
+from battlemat.core.encounter import Encounter
+from battlemat.core.errors import BattlematError
+from battlemat.io.encounter import load_encounter
+from battlemat.sim.balance import Outcome, Settings, search
+from battlemat.sim.pool import default_workers
+from battlemat.sim.variants import _close, write_variant
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("encounter", help="encounter .toml file")
+    p.add_argument("--side", required=True, help="the side whose win rate should reach the target")
+    p.add_argument("--target", type=float, default=0.5, help="the win rate wanted, 0..1 (default 0.5)")
+    p.add_argument("--runs", type=int, default=200,
+                   help="runs that confirm the finalists and the base (default 200; screening uses fewer)")
+    p.add_argument("--seed", type=int, default=None, help="batch seed (default: the encounter's seed)")
+    p.add_argument("--dice", default=None, help="dice engine (default: the encounter's)")
+    p.add_argument("--max-turns", type=int, default=30, help="stop a combat after this many turns (default 30)")
+    p.add_argument("--depth", type=int, default=2, help="at most this many changes combined (default 2)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
+                   help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("-o", "--out", default=None,
+                   help="the encounter file to write (default: beside the original, NAME.balanced.toml)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0.0 < args.target < 1.0:
+        raise BattlematError(f"--target must be a win rate between 0 and 1, found {args.target}")
+    if args.runs < 10:
+        raise BattlematError("--runs must be at least 10")
+    if args.depth < 1:
+        raise BattlematError("--depth must be at least 1")
+    if args.dice is not None and args.dice not in engine_names():
+        raise BattlematError(f"unknown dice {args.dice!r}; use one of: {', '.join(engine_names())}")
+    path = str(Path(args.encounter).resolve())
+    enc = load_encounter(path)
+    if args.side not in enc.sides:
+        raise BattlematError(f"no side {args.side!r}{_close(args.side, enc.sides)}; the sides are: "
+                             f"{', '.join(enc.sides)}")
+    workers = args.workers if args.workers is not None else default_workers(10_000)
+    if workers < 1:
+        raise BattlematError("--workers must be at least 1")
+    s = Settings(path, args.side, args.target, args.runs, enc.seed if args.seed is None else args.seed,
+                 args.dice or enc.dice, args.max_turns, args.depth, workers, args.dask_scheduler, args.quiet)
+    dest = Path(args.out) if args.out else Path(path).with_suffix(".balanced.toml")
+    if dest.resolve().parent != Path(path).parent:
+        raise BattlematError(f"{dest}: write the balanced encounter beside the original ({Path(path).parent}), "
+                             "so that its map path stays valid")
+    out = search(enc, s)
+    print_outcome(enc, s, out)
+    best = out.best
+    note = (f"battlemat balance: {s.side} wins {best.stats.rate:.1%} (95% {best.stats.low:.1%} - "
+            f"{best.stats.high:.1%}) over {best.stats.n} runs, seed {s.seed}, dice {s.dice}; target {s.target:.0%}; "
+            f"base {out.base_rate:.1%}")
+    write_variant(path, best.variant, enc, dest, note)
+    load_encounter(dest)  # what was written reads back
+    print(f"\nwrote {dest}")
+    return 0
+
+
+def print_outcome(enc: Encounter, s: Settings, out: Outcome) -> None:
+    con = Console(width=130)
+    con.print(f"[bold]{enc.title}[/]: {s.side} wins {out.base_rate:.1%} ({out.base_low:.1%} - {out.base_high:.1%}) "
+              f"over {s.runs} runs, seed {s.seed}, dice {s.dice}; target {s.target:.0%}", highlight=False)
+    t = Table(title=f"Best variants ({s.runs} runs each, the base's seeds)", title_justify="left")
+    for col in ("#", "variant", f"{s.side} wins", "95% interval", "change vs base (paired 95%)", "target"):
+        t.add_column(col, justify="left" if col == "variant" else "right")
+    for i, f in enumerate(out.finalists, 1):
+        st = f.stats
+        t.add_row(str(i), f.variant.text, f"{st.rate:.1%}", f"{st.low:.1%} - {st.high:.1%}",
+                  f"{st.change:+.1%} [{st.change_low:+.1%}, {st.change_high:+.1%}]",
+                  "within" if f.within else "not reached")
+    con.print(t)
+    con.print(f"{out.combats:,} combats; " + "; ".join(out.rounds), highlight=False)
+    if not out.best.within:
+        con.print(f"[bold]No variant of up to {s.depth} changes reached {s.target:.0%} within its interval[/]; "
+                  "the closest is written.", highlight=False)
