@@ -22,12 +22,12 @@ import pytest
 from conftest import ROOT
 from test_golden import _golden
 
-from battlemat.cases import run_case
 from battlemat.core import uses
 from battlemat.core.rules import Rules
 from battlemat.io import rules_file
 from battlemat.io.cases import load_case
 from battlemat.io.tiled.terrain import PRESETS
+from battlemat.teach.rule_cases import run_case
 
 RULES_TEXT = (ROOT / "battlemat" / "data" / "rules.toml").read_text(encoding="utf-8")
 _DATA = tomllib.loads(RULES_TEXT)
