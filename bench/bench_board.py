@@ -45,6 +45,9 @@ from pathlib import Path
 import numpy as np
 from timing import median_seconds  # bench/timing.py
 
+from battlemat.core import movement
+from battlemat.core.board import Board
+from battlemat.core.movement import kernel
 from battlemat.io.tiled import load_map, pytmx  # pytmx imported headless (no pygame)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,10 +139,6 @@ def write_big_fixture(folder: Path, size: int = 1000, seed: int = 7) -> Path:
 
 def grid_bytes(size: int) -> dict[str, float]:
     """Bytes a square of each part of the movement grid of a size x size board, traced as they are built."""
-    from battlemat.core import movement
-    from battlemat.core.board import Board
-    from battlemat.core.movement import kernel
-
     rng = np.random.default_rng(size)
     roll = rng.random((size, size))
     board = Board(size, size, blocked=roll < 0.1, difficult=(roll >= 0.1) & (roll < 0.2),

@@ -27,11 +27,13 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
-import pygame  # noqa: E402
+import numpy as np
+import pygame
 
-from battlemat.core.board import Board  # noqa: E402
-from battlemat.io.encounter import parse_encounter  # noqa: E402
+from battlemat.core.board import Board
+from battlemat.io.encounter import parse_encounter
+from battlemat.ui.app import App
+from battlemat.ui.session import Session
 
 SIZE = 100
 TILE = 32
@@ -91,9 +93,6 @@ def main() -> int:
         ],
     }
     enc = replace(parse_encounter(data, str(tmp / "bench.toml"), base_dir=tmp), board=board())
-
-    from battlemat.ui.app import App
-    from battlemat.ui.session import Session
 
     args = argparse.Namespace(encounter=None, size="1920x1080", save_dir=str(tmp), screenshot=None)
     app = App.__new__(App)
@@ -156,8 +155,6 @@ def main() -> int:
 
 def idle(app: object, seconds: float) -> int:
     """CPU use of the real loop left alone, against the same loop drawing every frame (the old way)."""
-    from battlemat.ui.app import App
-
     assert isinstance(app, App)
 
     def run(every_frame: bool) -> tuple[float, int]:

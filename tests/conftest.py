@@ -8,11 +8,11 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pytest  # noqa: E402
+import pytest
 
-from battlemat.core.events import Event  # noqa: E402
-from battlemat.core.match import Match  # noqa: E402
-from battlemat.io.encounter import load_encounter, parse_encounter  # noqa: E402
+from battlemat.core.events import Event
+from battlemat.core.match import Match
+from battlemat.io.encounter import load_encounter, parse_encounter
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "maps" / "examples"

@@ -580,7 +580,7 @@ def fuzz_run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int
     """`run`, with an exception escaping `main` turned into exit -1 and its traceback as the text."""
     try:
         return run(capsys, *argv)
-    except Exception:
+    except Exception:  # noqa: BLE001 - the fuzz harness: any exception that escapes `main` is the finding
         capsys.readouterr()
         return -1, traceback.format_exc()
 

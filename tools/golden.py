@@ -28,6 +28,7 @@ import json
 import os
 import sys
 import tempfile
+import tomllib
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,8 +86,6 @@ def _reach_who(root: Path, name: str) -> tuple[tuple[str, str], ...]:
     """The characters asked about on a map, each with a foe to charge or provoke."""
     if REACH_WHO[name]:
         return REACH_WHO[name]
-    import tomllib
-
     chars = tomllib.loads((root / "maps" / f"{name}.toml").read_text())["character"]
     sides: dict[str, list[str]] = {}
     for c in chars:
@@ -101,7 +100,7 @@ def _reach_who(root: Path, name: str) -> tuple[tuple[str, str], ...]:
 def run_case(case: Case, root: Path, scratch: Path) -> dict[str, str]:
     """The case's outputs by file name: the printed text (with its exit code), report.json, and
     the figures' hashes."""
-    from battlemat.cli import main
+    from battlemat.cli import main  # noqa: PLC0415 - start-up: the --tree's battlemat, once main() put it on sys.path
 
     report = scratch / case.name
     argv = [a.replace("{report}", str(report)) for a in case.argv]
@@ -117,7 +116,7 @@ def run_case(case: Case, root: Path, scratch: Path) -> dict[str, str]:
     files = {f"{case.name}.out": f"exit {code}\n{text}{err.getvalue()}"}
     if case.report:
         files[f"{case.name}.report.json"] = (report / "report.json").read_text()
-        import matplotlib
+        import matplotlib  # noqa: PLC0415 - start-up: only the simulate cases draw figures
 
         figures = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(report.glob("*.png"))}
         files[f"{case.name}.figures.json"] = json.dumps(

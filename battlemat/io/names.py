@@ -66,5 +66,5 @@ def shown(value: Any) -> str:
     """`value` as a message shows it: repr, shortened; never raises."""
     try:
         return _SHORT.repr(value)
-    except Exception:  # a value whose repr fails must not hide the message it belongs to
+    except (ValueError, TypeError, RecursionError):  # a value whose repr fails must not hide its message
         return f"a {type(value).__name__}"
