@@ -21,9 +21,11 @@ from typing import Any
 
 import numpy as np
 import pygame
+from pytmx.util_pygame import pygame_image_loader
 
 from battlemat.core.board import DIRECTION_STEPS, Board, directions_text
-from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants, pytmx
+from battlemat.core.geometry import steps
+from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants, pytmx, read_tiled
 from battlemat.types import XY
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
@@ -189,10 +191,6 @@ def _read_map(path: Path) -> Any:
     or JSON, bounded, tilesets embedded, infinite maps made finite, embedded images), so the window
     refuses exactly what `battlemat check` explains, with its message (a LoadError), never a crash
     inside pytmx or pygame."""
-    from pytmx.util_pygame import pygame_image_loader
-
-    from battlemat.io.tiled import read_tiled
-
     return read_tiled(path, pygame_image_loader)
 
 
@@ -564,8 +562,6 @@ def _chevron(surf: pygame.Surface, c: tuple[float, float], d: tuple[int, int], s
 
 
 def _neighbours4(b: Board, sq: XY) -> list[XY]:
-    from battlemat.core.geometry import steps
-
     return [n for n, diag, _ in steps(b, sq, "manhattan") if not diag]
 
 
