@@ -221,6 +221,9 @@ def test_hovering_a_rule_id_on_a_card_shows_its_rule(app) -> None:
     spots = [(x, y) for y in range(r.top, r.bottom, 2) for x in range(r.left, r.right, 2)]
     spot = next(p for p in spots if card_rule_at(card, p, play.ctx.enc.rules.entries))
     rid = card_rule_at(card, spot, play.ctx.enc.rules.entries)
+    hover(app, token_pos(app, "ogre_boss"))  # the card again: the search above may outlast its grace (aids.GRACE)
+    card = play.aids.card
+    assert card is not None and card.rect == r
     hover(app, (card.rect.left + 2, card.rect.top + 2), 1)  # onto the card: it holds still
     assert play.aids.card is card and card.held
     hover(app, spot)

@@ -289,7 +289,8 @@ class App:
 
     def _event_size(self, event: Any) -> tuple[int, int]:
         if event.type == self.pygame.VIDEORESIZE:
-            return tuple(event.size)  # type: ignore[return-value]
+            w, h = event.size
+            return w, h
         return event.x, event.y
 
     def draw(self, area: Any = None) -> None:

@@ -79,7 +79,7 @@ class RegionFill:
         for sq in self.squares:
             poly = [((px - x0) * zoom, (py - y0) * zoom) for px, py in self.lay.polygon(sq)]
             pygame.draw.polygon(surf, self.color[:3], poly)
-        surf.set_alpha(self.color[3] if len(self.color) > 3 else 255)  # type: ignore[misc]
+        surf.set_alpha(next(iter(self.color[3:]), 255))  # the colour's alpha, if it has one
         surf.set_colorkey(_KEY, pygame.RLEACCEL)  # after set_alpha: the other order blits 15x slower
         if self.edge:
             edges = pygame.Surface(size).convert()

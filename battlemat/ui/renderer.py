@@ -582,5 +582,6 @@ def build_art(board: Board, map_file: Path | None) -> MapArt:
     bg = getattr(tmx, "background_color", None)
     color = theme.BG
     if isinstance(bg, str) and bg.startswith("#") and len(bg) >= 7:
-        color = tuple(int(bg[i : i + 2], 16) for i in (len(bg) - 6, len(bg) - 4, len(bg) - 2))  # type: ignore[assignment]
+        r, g, b = (int(bg[i : i + 2], 16) for i in (len(bg) - 6, len(bg) - 4, len(bg) - 2))
+        color = (r, g, b)
     return MapArt(layout, ops, background=color)

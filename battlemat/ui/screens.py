@@ -320,8 +320,10 @@ class ShortcutFileDialog(UIFileDialog):
     """pygame_gui's file dialog with buttons that jump to a folder (bottom left, beside OK)."""
 
     def __init__(self, rect: pygame.Rect, manager: pygame_gui.UIManager, shortcuts: Sequence[Shortcut],
-                 **kw: object) -> None:
-        super().__init__(rect, manager, **kw)  # type: ignore[arg-type]
+                 ask: FileAsk) -> None:
+        super().__init__(rect, manager, window_title=ask.title, initial_file_path=ask.start,
+                         allowed_suffixes=set(ask.suffixes) if ask.suffixes else None,
+                         allow_existing_files_only=ask.existing_only, always_on_top=True)
         self.shortcuts: list[tuple[UIButton, Path]] = []
         x = 10
         for sc in shortcuts:
@@ -370,9 +372,7 @@ class FileScreen(WindowScreen):
         rect = pygame.Rect(0, 0, w, h)
         rect.center = area.center
         self.dialog = self.window = ShortcutFileDialog(
-            rect, manager, ask.shortcuts, window_title=ask.title, initial_file_path=ask.start,
-            allowed_suffixes=set(ask.suffixes) if ask.suffixes else None,
-            allow_existing_files_only=ask.existing_only, always_on_top=True)
+            rect, manager, ask.shortcuts, ask)
         self.on_pick = on_pick
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:

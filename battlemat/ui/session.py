@@ -128,8 +128,9 @@ class Session:
         self.match = Match(self.enc, seed=seed, dice=dice)
         self.dice_override = dice
         self.has_map = self.enc.board is not None
-        self.arena = None if self.has_map else arena_for(self.enc)
-        self.board: Board = self.enc.board if self.has_map else self.arena.board  # type: ignore[union-attr]
+        arena = None if self.has_map else arena_for(self.enc)
+        self.arena = arena
+        self.board: Board = arena.board if arena is not None else self.enc.board
         unknown = [side for side in pc_sides if side not in self.enc.sides]
         if unknown:
             raise BattlematError(f"no side {unknown[0]!r} in {self.path}; its sides are {', '.join(self.enc.sides)}")
@@ -161,7 +162,8 @@ class Session:
     def position(self, cid: CharId, state: MatchState | None = None) -> XY | None:
         st = (state or self.state)[cid]
         if st.at is not None:
-            return tuple(st.at)  # type: ignore[return-value]
+            x, y = st.at
+            return (x, y)
         return self.arena.home.get(cid) if self.arena else None
 
     def chars_view(self, state: MatchState | None = None) -> dict[CharId, CharacterState]:
