@@ -61,8 +61,11 @@ def short_labels(names: Sequence[str]) -> list[str]:
 
 
 class Named(Protocol):
-    id: str
-    name: str
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
 
 
 def labels_by_id(characters: Sequence[Named]) -> dict[str, str]:

@@ -33,6 +33,7 @@ import pygame
 from battlemat.core.board import Board
 from battlemat.io.encounter import parse_encounter
 from battlemat.ui.app import App
+from battlemat.ui.options import PlayOptions
 from battlemat.ui.session import Session
 
 SIZE = 100
@@ -105,26 +106,26 @@ def main() -> int:
 
     Session.__init__ = with_enc  # type: ignore[method-assign,assignment]
     try:
-        App.__init__(app, args)
+        App.__init__(app, PlayOptions.from_namespace(args))
     finally:
         Session.__init__ = orig  # type: ignore[method-assign]
     play = app.play
-    play.cam.zoom = 1.0
-    cx, cy = play.layout.center((50, 50))
-    play.cam.x, play.cam.y = cx - play.cam.view_w / 2, cy - play.cam.view_h / 2
-    play.select("hero")
-    play.choose_skill("Throw")
-    rc = play.current_reach()
+    play.ctx.cam.zoom = 1.0
+    cx, cy = play.ctx.layout.center((50, 50))
+    play.ctx.cam.x, play.ctx.cam.y = cx - play.ctx.cam.view_w / 2, cy - play.ctx.cam.view_h / 2
+    play.declaring.select("hero")
+    play.declaring.choose_skill("Throw")
+    rc = play.declaring.current_reach()
     far = max(rc.costs, key=lambda sq: (rc.costs[sq], sq)) if rc is not None and rc.costs else (51, 50)
-    mx, my = play.cam.to_screen(*play.layout.center(far))
-    play.mouse = (round(mx), round(my))
+    mx, my = play.ctx.cam.to_screen(*play.ctx.layout.center(far))
+    play.ctx.mouse = (round(mx), round(my))
     for _ in range(20):  # warm up: chunks built and scaled, fonts cached
         app.tick(1 / 60)
     if opts.idle:
         return idle(app, opts.idle)
 
-    full = play.art.render_full(marks=True, grid=True)
-    area = pygame.Rect(round(play.cam.x), round(play.cam.y), 1920, 1080)
+    full = play.ctx.art.render_full(marks=True, grid=True)
+    area = pygame.Rect(round(play.ctx.cam.x), round(play.ctx.cam.y), 1920, 1080)
     # the baseline draws into a window-sized surface of the screen's format, not the window itself,
     # so it does not wipe the panels the app keeps on screen between frames
     target = pygame.Surface(app.screen.get_size()).convert(app.screen)
@@ -166,7 +167,7 @@ def idle(app: object, seconds: float) -> int:
             app.tick()
         return 100 * (time.process_time() - c0) / (time.perf_counter() - w0), app.draws - drawn
 
-    app.play.select(None)  # nothing pulses: a window left alone (the ring rests after a while anyway)
+    app.play.declaring.select(None)  # nothing pulses: a window left alone (the ring rests after a while anyway)
     app.tick()
     rounds = [(run(False), run(True)) for _ in range(2)]  # alternated, so both see the same machine load
     app.close()

@@ -21,6 +21,7 @@ from battlemat.io.errors import LoadError  # noqa: E402
 from battlemat.io.lessons import Step, bundled, lesson_name  # noqa: E402
 from battlemat.teach.tutor import event_rules, load_lesson, matches  # noqa: E402
 from battlemat.ui.app import App  # noqa: E402
+from battlemat.ui.options import PlayOptions  # noqa: E402
 
 pytestmark = pytest.mark.ui
 
@@ -32,7 +33,7 @@ def lesson_app(tmp_path: Path, lesson_file: Path) -> App:
     add_play_arguments(p)
     args = p.parse_args(["--save-dir", str(tmp_path)])
     args.lesson = load_lesson(lesson_file)
-    app = App(args)
+    app = App(PlayOptions.from_namespace(args))
     ticks(app, 2)
     return app
 
@@ -49,16 +50,16 @@ def declare_step(app: App, step: Step) -> None:
     for who in step.whos:
         want = next(w for w in step.wants if w.who == who)
         for _ in range(len(app.play.session.active())):  # Tab goes through the learner's characters
-            if app.play.sel.who == who:
+            if app.play.ctx.sel.who == who:
                 break
             key(app, pygame.K_TAB)
-        assert app.play.sel.who == who, app.play.status
+        assert app.play.ctx.sel.who == who, app.play.ctx.status
         key(app, skill_key(app, want.use[0]))
         if want.target is not None:
             click(app, token_pos(app, want.target))
         if want.to:
             click(app, square_pos(app, want.to[0]))
-        assert who in app.play.session.declared, app.play.status
+        assert who in app.play.session.declared, app.play.ctx.status
 
 
 def assert_pointed(app: App, step: Step) -> None:
@@ -124,13 +125,13 @@ def test_a_wrong_declaration_is_refused_with_the_expected_one_and_M6_is_pointed_
         key(app, pygame.K_TAB)
         key(app, skill_key(app, "Dodge"))
         assert "kwirt" not in s.declared
-        assert "this step asks for Kwirt: Throw on Ogre, to (1, 2), not Dodge" in app.play.status
+        assert "this step asks for Kwirt: Throw on Ogre, to (1, 2), not Dodge" in app.play.ctx.status
         key(app, skill_key(app, "Throw"))
-        assert "now click Ogre" in app.play.status and "kwirt" not in s.declared
+        assert "now click Ogre" in app.play.ctx.status and "kwirt" not in s.declared
         click(app, token_pos(app, "ogre"))  # the pointer rests on the ogre: the panel keeps the hint
         assert "Kwirt: now click the square (1, 2)" in app.play.lesson_panel.shown
         press_resolve(app)  # not yet: the step waits for the square
-        assert "Refused" in app.play.status and "waits for Kwirt: Throw on Ogre" in app.play.status
+        assert "Refused" in app.play.ctx.status and "waits for Kwirt: Throw on Ogre" in app.play.ctx.status
         assert s.turn == 2
         click(app, square_pos(app, (1, 2)))
         assert s.declared["kwirt"].to == (1, 2)
@@ -145,7 +146,7 @@ def test_a_wrong_declaration_is_refused_with_the_expected_one_and_M6_is_pointed_
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=rect.center, rel=(0, 0), buttons=(0, 0, 0),
                                              touch=False))
         ticks(app, 2)
-        shown = [ln.text for ln in app.play.aids.drawn.lines]
+        shown = [ln.text for ln in app.play.ctx.cards.drawn.lines]
         assert shown == [sticky.line, sticky.event.text]
         # Retry plays the step again from its start
         press_button(app, app.play.lesson_panel.retry)

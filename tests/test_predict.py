@@ -124,16 +124,16 @@ def hover(app, cid: str) -> None:
 
 def declare(app, who: str, half: str, target: str | None = None, to: tuple[int, int] | None = None) -> None:
     """Select `who` by clicking its token, press its skill key, click the target, click the square."""
-    while app.play.sel.who is not None:  # nobody selected: a click on a token selects it
+    while app.play.ctx.sel.who is not None:  # nobody selected: a click on a token selects it
         key(app, pygame.K_ESCAPE)
     click(app, token_pos(app, who))
-    assert app.play.sel.who == who
+    assert app.play.ctx.sel.who == who
     key(app, skill_key(app, half))
     if target is not None:
         click(app, token_pos(app, target))
     if to is not None:
         click(app, square_pos(app, to))
-    assert who in app.play.session.declared, app.play.status
+    assert who in app.play.session.declared, app.play.ctx.status
 
 
 @pytest.mark.ui
@@ -143,7 +143,7 @@ def test_melee_on_a_foe_two_squares_away_is_out_of_reach_unless_it_comes_closer(
         ticks(app, 2)
         declare(app, "hero", "Melee", "ogre")
         hover(app, "ogre")
-        card = app.play.shown_card
+        card = app.play.board.shown_card
         assert card[0] == "Predicted contest (conditional)"
         assert "if Ogre stays where it is: its intent is secret" in card
         assert "   Ogre is out of reach after movement (P4)" in card and "   unless Ogre comes closer" in card
@@ -165,9 +165,9 @@ def test_with_the_foe_intent_known_the_forecast_is_the_turn_contest_C3(tmp_path:
         declare(app, "hero", "Melee", "ogre")
         hover(app, "ogre")
         play = app.play
-        p = play.forecast_for("ogre")
+        p = play.board.forecast_for("ogre")
         assert p is not None and not p.conditional and p.attack is not None and p.defense is not None
-        assert p.verdict() in play.shown_card and play.shown_card[0] == "Predicted contest"
+        assert p.verdict() in play.board.shown_card and play.board.shown_card[0] == "Predicted contest"
         assert p.verdict() == "expected: the attack fails, and its attacker suffers 1 loss"
         press_resolve(app)
         finish_turn(app)
@@ -188,12 +188,12 @@ def test_the_group_card_shows_the_group_that_forms_after_movement_S7(tmp_path: P
         declare(app, "far", "Melee", "ogre")  # eight squares away: out of reach, no group
         declare(app, "hero", "Melee", "ogre", to=(11, 8))
         hover(app, "ogre")
-        card = app.play.shown_card
+        card = app.play.board.shown_card
         assert "Hero: Melee 3" in card and not any("group" in line or "Far" in line for line in card)
         declare(app, "near", "Melee", "ogre", to=(13, 8))  # two squares away: it steps in, the group forms
         declare(app, "hero", "Melee", "ogre", to=(11, 8))
         hover(app, "ogre")
-        card = app.play.shown_card
+        card = app.play.board.shown_card
         assert "Hero + Near (group, S7): Melee 5" in card and "   +1  group of 2  [S7]" in card
         assert "   +1  flanking Ogre  [R5]" in card  # and, standing on either side of it after movement, R5
         assert not any("Far" in line for line in card)
@@ -217,8 +217,8 @@ def test_p_shows_the_turn_as_ghosts_and_its_losses_are_the_turn(gallery) -> None
     declare(app, "farran", "Press", "ogre_boss")
     declare(app, "garran", "Press", "ogre_boss")
     key(app, pygame.K_p)
-    ghost = play.ghost
-    assert ghost is not None and play.top.buttons["predict"].is_selected
+    ghost = play.ctx.ghost
+    assert ghost is not None and play.ctx.top.buttons["predict"].is_selected
     assert ghost.card[1].text.startswith("diceless, every intent known")
     told = [ln.text for ln in ghost.card]
     for ev in ghost.events:
@@ -227,7 +227,7 @@ def test_p_shows_the_turn_as_ghosts_and_its_losses_are_the_turn(gallery) -> None
     ticks(app, 2)  # drawn over the board
     predicted = ghost.pred.first
     press_resolve(app)
-    assert play.ghost is None
+    assert play.ctx.ghost is None
     finish_turn(app)
     turn = [e for e in play.session.match.log if e.turn == 1]
     assert ghost.losses == suffered_losses(turn) and ghost.losses
@@ -239,28 +239,28 @@ def test_p_shows_the_turn_as_ghosts_and_its_losses_are_the_turn(gallery) -> None
 def test_p_again_or_esc_clears_and_a_new_declaration_predicts_again(gallery) -> None:
     app, play = gallery, gallery.play
     key(app, pygame.K_p)
-    assert play.ghost is not None and not play.ghost.pred.question.exact
-    assert "the AI guesses the secret or undeclared intents of Ogre leader" in play.ghost.card[1].text
+    assert play.ctx.ghost is not None and not play.ctx.ghost.pred.question.exact
+    assert "the AI guesses the secret or undeclared intents of Ogre leader" in play.ctx.ghost.card[1].text
     key(app, pygame.K_p)
-    assert play.ghost is None
+    assert play.ctx.ghost is None
     key(app, pygame.K_p)
-    first = play.ghost
+    first = play.ctx.ghost
     declare(app, "garran", "Melee", "statue")
     ticks(app, 1)
-    assert play.ghost is not None and play.ghost is not first  # the new declaration is in it
-    assert "garran" in {it.who for it in play.ghost.pred.first.intents}
+    assert play.ctx.ghost is not None and play.ctx.ghost is not first  # the new declaration is in it
+    assert "garran" in {it.who for it in play.ctx.ghost.pred.first.intents}
     key(app, pygame.K_ESCAPE)  # Esc clears the ghosts before it drops the selection
     key(app, pygame.K_ESCAPE)
     key(app, pygame.K_ESCAPE)
-    assert play.ghost is None
+    assert play.ctx.ghost is None
 
 
 @pytest.mark.ui
 def test_the_predict_button_toggles_the_ghosts(gallery) -> None:
     app, play = gallery, gallery.play
-    centre = play.top.buttons["predict"].get_abs_rect().center
+    centre = play.ctx.top.buttons["predict"].get_abs_rect().center
     for _ in range(2):
-        was = play.ghost
+        was = play.ctx.ghost
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=centre, rel=(0, 0), buttons=(0, 0, 0),
                                              touch=False))
         ticks(app, 1)
@@ -268,7 +268,7 @@ def test_the_predict_button_toggles_the_ghosts(gallery) -> None:
         ticks(app, 1)
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1, touch=False))
         ticks(app, 2)  # the button posts its own event, handled on the next frame
-        assert (play.ghost is None) == (was is not None)
+        assert (play.ctx.ghost is None) == (was is not None)
 
 
 @pytest.mark.ui
@@ -288,7 +288,7 @@ def test_predicting_leaves_the_match_unchanged(tmp_path: Path) -> None:
         remembered = s.match.memory.of_state(s.state)
         valid = dict(remembered.valid)
         key(app, pygame.K_p)
-        assert play.ghost is not None and len(play.ghost.pred.samples) > 1
+        assert play.ctx.ghost is not None and len(play.ctx.ghost.pred.samples) > 1
         key(app, pygame.K_m)  # GM mode: predicted again, with the NPCs' intents
         ticks(app, 2)
         hover(app, "ogre_boss")

@@ -586,6 +586,7 @@ def test_open_dialog_on_a_map_the_window_cannot_draw_says_why_and_keeps_the_game
 
     from battlemat.commands.args import add_play_arguments
     from battlemat.ui.app import App
+    from battlemat.ui.options import PlayOptions
 
     paths = tileset_variants(tmp_path)
     good = tmp_path / "good.toml"
@@ -595,12 +596,13 @@ def test_open_dialog_on_a_map_the_window_cannot_draw_says_why_and_keeps_the_game
     parser = argparse.ArgumentParser()
     parser.add_argument("encounter", nargs="?")
     add_play_arguments(parser)
-    app = App(parser.parse_args([str(good), "--save-dir", str(tmp_path), "--screenshot", str(tmp_path / "s.png")]))
+    args = parser.parse_args([str(good), "--save-dir", str(tmp_path), "--screenshot", str(tmp_path / "s.png")])
+    app = App(PlayOptions.from_namespace(args))
     try:
-        art = app.play.art
+        art = app.play.ctx.art
         app.play.open_path(str(bad))
-        assert app.play.session.enc.title == "t" and app.play.art is art
-        assert "Cannot open" in app.play.status and "cannot be read as a picture" in app.play.status
+        assert app.play.session.enc.title == "t" and app.play.ctx.art is art
+        assert "Cannot open" in app.play.ctx.status and "cannot be read as a picture" in app.play.ctx.status
         app.tick(1 / 60)
     finally:
         app.close()

@@ -15,6 +15,7 @@ from conftest import EXAMPLES, ROOT  # noqa: E402
 from battlemat.commands.args import add_play_arguments  # noqa: E402
 from battlemat.io.saves import read_save  # noqa: E402
 from battlemat.ui.app import App  # noqa: E402
+from battlemat.ui.options import PlayOptions  # noqa: E402
 from battlemat.ui.panels import frame_rects  # noqa: E402
 from battlemat.ui.screens import RulesScreen, VictoryScreen  # noqa: E402
 
@@ -29,7 +30,7 @@ def make_app(tmp_path: Path, *argv: str) -> App:
     p.add_argument("encounter", nargs="?", default=None)
     add_play_arguments(p)
     args = p.parse_args([*argv, "--save-dir", str(tmp_path)])
-    return App(args)
+    return App(PlayOptions.from_namespace(args))
 
 
 def key(app: App, k: int | tuple[int, int], mod: int = 0, frames: int = 1) -> None:
@@ -64,19 +65,19 @@ def ticks(app: App, n: int, dt: float = 1 / 30) -> None:
 
 def token_pos(app: App, cid: str) -> tuple[float, float]:
     play = app.play
-    return play.cam.to_screen(*play.layout.center(play.session.position(cid)))
+    return play.ctx.cam.to_screen(*play.ctx.layout.center(play.session.position(cid)))
 
 
 def square_pos(app: App, sq: tuple[int, int]) -> tuple[float, float]:
     play = app.play
-    return play.cam.to_screen(*play.layout.center(sq))
+    return play.ctx.cam.to_screen(*play.ctx.layout.center(sq))
 
 
 def skill_key(app: App, half: str) -> tuple[int, int]:
     """(key, modifier) of a skill half: its place in the rules data, the same for every character."""
     from battlemat.ui.input import skill_slots, slot_key
 
-    slots = skill_slots(list(app.play.enc.rules.halves))
+    slots = skill_slots(list(app.play.ctx.enc.rules.halves))
     assert half in slots, f"{half} has no key"
     return slot_key(slots[half])
 
@@ -92,7 +93,7 @@ def press_resolve(app: App) -> None:
 
 def finish_turn(app: App, limit: int = 2000) -> None:
     for _ in range(limit):
-        if app.play.player is None:
+        if app.play.ctx.player is None:
             return
         ticks(app, 1, dt=0.1)
     raise AssertionError("the turn never finished playing")
@@ -102,13 +103,13 @@ def finish_turn(app: App, limit: int = 2000) -> None:
 def test_select_declare_and_resolve_a_full_turn_with_input_events(app, tmp_path: Path) -> None:
     play = app.play
     key(app, pygame.K_TAB)
-    assert play.sel.who == "parwanna"
+    assert play.ctx.sel.who == "parwanna"
     key(app, skill_key(app, "Perception"))
     click(app, token_pos(app, "ogre_boss"))
     assert (play.session.declared["parwanna"].use, play.session.declared["parwanna"].target) == \
         ("Perception", "ogre_boss")
     click(app, token_pos(app, "farran"))  # clicking one of ours selects it
-    assert play.sel.who == "farran"
+    assert play.ctx.sel.who == "farran"
     key(app, skill_key(app, "Press"))
     assert "farran" not in play.session.declared  # Press needs a target first
     click(app, token_pos(app, "statue"))
@@ -116,7 +117,7 @@ def test_select_declare_and_resolve_a_full_turn_with_input_events(app, tmp_path:
     assert (declared.use, declared.target) == ("Press", "statue")
 
     press_resolve(app)
-    assert play.player is not None  # the turn is animating
+    assert play.ctx.player is not None  # the turn is animating
     finish_turn(app)
     s = play.session
     assert s.turn == 2
@@ -126,8 +127,8 @@ def test_select_declare_and_resolve_a_full_turn_with_input_events(app, tmp_path:
     moved = [e for e in s.match.log if e.type == "moved" and e.data["who"] == "farran"]
     assert moved and tuple(moved[0].data["to"]) == declared.to  # the charge the UI showed is the one played
     # the log panel shows each event's words with its rule IDs
-    assert "Farran uses Press on Bergtroll statue" in play.side.log_plain
-    assert "[O1, C1" in play.side.log_plain
+    assert "Farran uses Press on Bergtroll statue" in play.ctx.side.log_plain
+    assert "[O1, C1" in play.ctx.side.log_plain
     # autosaved after the turn, with the intents that were played
     auto = read_save(tmp_path / "autosave-art_gallery.json")
     assert ("farran", "Press", "statue") in [(i.who, i.use, i.target) for i in auto.turns[0]]
@@ -135,9 +136,9 @@ def test_select_declare_and_resolve_a_full_turn_with_input_events(app, tmp_path:
 
 def test_destination_comes_from_the_movement_reach(app) -> None:
     play = app.play
-    play.select("garran")
+    play.declaring.select("garran")
     key(app, skill_key(app, "Dodge"))
-    rc = play.current_reach()
+    rc = play.declaring.current_reach()
     if rc is None:
         pytest.skip("battlemat.core.movement not available")
     here = play.session.position("garran")
@@ -151,12 +152,12 @@ def test_destination_comes_from_the_movement_reach(app) -> None:
     assert refused
     click(app, square_pos(app, refused[0]))
     rule = rc.why_not(refused[0]).rule
-    assert f"[{rule}]" in play.status and play.session.declared["garran"].to == far
+    assert f"[{rule}]" in play.ctx.status and play.session.declared["garran"].to == far
 
 
 def test_ctrl_z_undoes_the_last_declaration(app) -> None:
     play = app.play
-    play.select("farran")
+    play.declaring.select("farran")
     key(app, skill_key(app, "Melee"))
     click(app, token_pos(app, "statue"))
     key(app, skill_key(app, "Dodge"))
@@ -169,14 +170,14 @@ def test_ctrl_z_undoes_the_last_declaration(app) -> None:
 
 def test_npc_intents_are_secret_until_gm_mode(app) -> None:
     play = app.play
-    rows = dict(play.side.rows)
+    rows = dict(play.ctx.side.rows)
     assert rows["ogre_boss"] == "Ogre leader: (secret)"
-    play.select("ogre_boss")
-    assert play.sel.who is None  # NPCs cannot be edited outside GM mode
+    play.declaring.select("ogre_boss")
+    assert play.ctx.sel.who is None  # NPCs cannot be edited outside GM mode
     key(app, pygame.K_m)
-    assert play.gm_mode and "(secret)" not in dict(play.side.rows)["ogre_boss"]
+    assert play.ctx.gm_mode and "(secret)" not in dict(play.ctx.side.rows)["ogre_boss"]
     click(app, token_pos(app, "ogre_boss"))
-    assert play.sel.who == "ogre_boss"
+    assert play.ctx.sel.who == "ogre_boss"
     key(app, skill_key(app, "Block"))
     assert play.session.declared["ogre_boss"].use == "Block"
 
@@ -196,11 +197,11 @@ def test_step_mode_advances_one_event_per_key(app) -> None:
     key(app, pygame.K_t)
     press_resolve(app)
     ticks(app, 30, dt=0.5)
-    assert play.player is not None and play.player.waiting
-    before = play.player.index
+    assert play.ctx.player is not None and play.ctx.player.waiting
+    before = play.ctx.player.index
     key(app, pygame.K_SPACE)
     ticks(app, 1, dt=0.01)
-    assert play.player.index == before + 1
+    assert play.ctx.player.index == before + 1
     key(app, pygame.K_ESCAPE)  # finish
     finish_turn(app)
     assert play.session.turn == 2
@@ -221,32 +222,34 @@ def test_victory_screen_when_a_side_is_defeated(app) -> None:
 
 def test_hover_shows_a_prediction_and_the_card_stays_on_the_board(app) -> None:
     play = app.play
-    play.select("garran")
+    play.declaring.select("garran")
     key(app, skill_key(app, "Press"))
     pos = token_pos(app, "ogre_boss")
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(round(pos[0]), round(pos[1])), rel=(0, 0),
                                          buttons=(0, 0, 0), touch=False))
     ticks(app, 1)
     from battlemat.core.intents import Intent
-    from battlemat.ui.predict import predict
+    from battlemat.ui.forecast import forecast_attack
 
     # The Ogre leader is beyond Garran's charge (M7, M1): the card resolves the turn and says so (P4),
     # promising no losses, on the condition that the leader, whose intent is secret, stays put.
-    assert "expected: no losses" in play.shown_card and "if Ogre leader stays where it is" in play.shown_card[1]
-    npcs = [c.id for c in play.enc.characters if c.side == "ogres"]
-    p = predict(play.enc, play.session.state, play.session.declared, Intent("garran", "Press", "ogre_boss"), npcs)
+    card = play.board.shown_card
+    assert "expected: no losses" in card and "if Ogre leader stays where it is" in card[1]
+    npcs = [c.id for c in play.ctx.enc.characters if c.side == "ogres"]
+    p = forecast_attack(play.ctx.enc, play.session.state, play.session.declared, Intent("garran", "Press", "ogre_boss"),
+                        npcs)
     assert p is not None and p.failed is not None and p.failed.data["rule"] == "P4"
     assert p.assumed and "ogre_boss" in p.assumed
     # a ranged attack also draws the line of sight (R4) and range (R1) into its card
-    play.select("billin")
+    play.declaring.select("billin")
     key(app, skill_key(app, "Shoot"))
     pos = token_pos(app, "ogre_bolt1")
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(round(pos[0]), round(pos[1])), rel=(0, 0),
                                          buttons=(0, 0, 0), touch=False))
     ticks(app, 1)
-    blind = predict(play.enc, play.session.state, {}, Intent("billin", "Shoot", "ogre_bolt1"))
+    blind = forecast_attack(play.ctx.enc, play.session.state, {}, Intent("billin", "Shoot", "ogre_bolt1"))
     assert blind is not None and blind.failed is not None and blind.failed.data["rule"] == "R4"  # a pillar between
-    shot = predict(play.enc, play.session.state, {}, Intent("billin", "Shoot", "ogre_bolt2"))
+    shot = forecast_attack(play.ctx.enc, play.session.state, {}, Intent("billin", "Shoot", "ogre_bolt2"))
     assert shot is not None and shot.attack is not None
     assert any(rule in ("R1", "R4", "R5") for _, _, rule in shot.attack.parts())
 
@@ -261,9 +264,9 @@ def test_panels_never_overlap(tmp_path: Path, size: tuple[int, int]) -> None:
             assert not a.colliderect(b), (a, b)
     app = make_app(tmp_path, "--size", f"{size[0]}x{size[1]}")
     try:
-        app.play.select("parwanna")
+        app.play.declaring.select("parwanna")
         ticks(app, 1)
-        side = app.play.side
+        side = app.play.ctx.side
         widgets = [b for _, b in side.skill_buttons] + [side.intents, side.clear, side.undo, side.resolve, side.log]
         for w in widgets:
             assert f.side.contains(w.get_abs_rect()), w
@@ -277,7 +280,7 @@ def test_panels_never_overlap(tmp_path: Path, size: tuple[int, int]) -> None:
 def test_window_resize_relayouts(app) -> None:
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1600, 900), w=1600, h=900))
     ticks(app, 1)
-    assert app.play.frame.side.right == 1600 and app.play.cam.view_w == app.play.frame.board.width
+    assert app.play.ctx.frame.side.right == 1600 and app.play.ctx.cam.view_w == app.play.ctx.frame.board.width
 
 
 def _cli_has_screenshot() -> bool:
@@ -385,7 +388,7 @@ def test_args_namespace_without_play_options_still_runs(tmp_path: Path, monkeypa
     from battlemat.ui.app import App
 
     monkeypatch.setenv("HOME", str(tmp_path))
-    app = App(argparse.Namespace(encounter=str(EXAMPLES / "valtor_lore.toml")))
+    app = App(PlayOptions.from_namespace(argparse.Namespace(encounter=str(EXAMPLES / "valtor_lore.toml"))))
     try:
         ticks(app, 1)
         assert app.play.session.enc.title
@@ -416,7 +419,7 @@ def test_opening_a_bad_file_keeps_the_game_and_says_why(app, tmp_path: Path) -> 
     title = app.play.session.enc.title
     app.play.open_path(str(bad))
     assert app.play.session.enc.title == title
-    assert "Cannot open" in app.play.status and "not valid TOML" in app.play.status
+    assert "Cannot open" in app.play.ctx.status and "not valid TOML" in app.play.ctx.status
 
 
 @pytest.mark.parametrize(("axis", "index"), [("x", "odd"), ("x", "even"), ("y", "odd"), ("y", "even")])
@@ -461,11 +464,11 @@ def test_clicking_an_intent_in_the_list_selects_that_character(app) -> None:
     import pygame_gui
 
     play = app.play
-    row = dict(play.side.rows)["cullin"]
+    row = dict(play.ctx.side.rows)["cullin"]
     pygame.event.post(pygame.event.Event(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, text=row,
-                                         ui_element=play.side.intents, ui_object_id="#intents"))
+                                         ui_element=play.ctx.side.intents, ui_object_id="#intents"))
     ticks(app, 1)
-    assert play.sel.who == "cullin"
+    assert play.ctx.sel.who == "cullin"
 
 
 def test_frame_bench_runs_and_prints_its_ratio() -> None:
@@ -481,11 +484,11 @@ def test_frame_bench_runs_and_prints_its_ratio() -> None:
 
 def test_kept_panels_are_redrawn_when_their_content_changes(app) -> None:
     """The app leaves the panels' pixels on screen between frames; a change must still show."""
-    side = app.play.frame.side
+    side = app.play.ctx.frame.side
     ticks(app, 3)
     assert app._ui_clean  # nothing changed: the panels were not redrawn
     before = pygame.surfarray.array3d(app.screen.subsurface(side)).copy()
-    app.play.select("cullin")
+    app.play.declaring.select("cullin")
     key(app, skill_key(app, "Dodge"))
     ticks(app, 1)
     after = pygame.surfarray.array3d(app.screen.subsurface(side))
@@ -494,17 +497,17 @@ def test_kept_panels_are_redrawn_when_their_content_changes(app) -> None:
 
 def test_gm_modifiers_and_shouting_adjust_the_declared_intent(app) -> None:
     play = app.play
-    play.select("parwanna")
+    play.declaring.select("parwanna")
     key(app, skill_key(app, "Perception"))
     click(app, token_pos(app, "ogre_boss"))
     key(app, pygame.K_RIGHTBRACKET)
     key(app, pygame.K_RIGHTBRACKET)
     key(app, pygame.K_RIGHTBRACKET)  # a third +1 would break S6's +-2
     it = play.session.declared["parwanna"]
-    assert sum(m.value for m in it.modifiers) == 2 and "S6" in play.status
+    assert sum(m.value for m in it.modifiers) == 2 and "S6" in play.ctx.status
     key(app, pygame.K_h)
     assert play.session.declared["parwanna"].share
-    assert "GM +2" in dict(play.side.rows)["parwanna"] and "shouts" in dict(play.side.rows)["parwanna"]
+    assert "GM +2" in dict(play.ctx.side.rows)["parwanna"] and "shouts" in dict(play.ctx.side.rows)["parwanna"]
     key(app, pygame.K_LEFTBRACKET)
     key(app, pygame.K_LEFTBRACKET)
     assert play.session.declared["parwanna"].modifiers == ()
@@ -637,7 +640,7 @@ def test_skill_buttons_read_the_effective_rating():
     from types import SimpleNamespace
 
     from battlemat.io.encounter import parse_encounter
-    from battlemat.ui.state import ScreenState
+    from battlemat.ui.context import PlayContext
 
     enc = parse_encounter(tomllib.loads(
         '[encounter]\ntitle = "t"\n'
@@ -645,7 +648,7 @@ def test_skill_buttons_read_the_effective_rating():
         'equipment = [ { name = "sling", skill = "Shoot/Throw", bonus = 2 } ]\n'
         '[[character]]\nid = "b"\nside = "y"\nskills = { "Melee/Press" = 1 }\n'), "<test>")
     view = SimpleNamespace(enc=enc)
-    skills = ScreenState.skills_of(view, "a")  # type: ignore[arg-type]
+    skills = PlayContext.skills_of(view, "a")  # type: ignore[arg-type]
     assert skills[:4] == ["Shoot", "Throw", "Block", "Dodge"]
     assert "Melee" not in skills
 

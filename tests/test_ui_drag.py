@@ -28,7 +28,8 @@ from test_ui import (  # noqa: E402
 )
 
 from battlemat.core import movement  # noqa: E402
-from battlemat.ui.preview import sticky_uses  # noqa: E402
+from battlemat.ui.move_preview import sticky_uses  # noqa: E402
+from battlemat.ui.options import PlayOptions  # noqa: E402
 
 pytestmark = pytest.mark.ui
 
@@ -47,7 +48,7 @@ def press(app, pos: tuple[float, float], button: int = 1) -> None:
 
 def move(app, to: tuple[float, float], steps: int = 4) -> None:
     """The pointer moves to `to` with the left button held, in a few motion events."""
-    x0, y0 = app.play.mouse
+    x0, y0 = app.play.ctx.mouse
     x1, y1 = _xy(to)
     last = (x0, y0)
     for i in range(1, steps + 1):
@@ -59,7 +60,7 @@ def move(app, to: tuple[float, float], steps: int = 4) -> None:
 
 
 def release(app, button: int = 1) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=app.play.mouse, button=button, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=app.play.ctx.mouse, button=button, touch=False))
     ticks(app, 1)
 
 
@@ -84,10 +85,10 @@ def the_route(app, sq: tuple[int, int]) -> movement.Route:
     """The movement module's own route for the selected draft to `sq`, built here from its public
     functions exactly as the preview and the resolver's check build their questions."""
     play = app.play
-    d = play.sel.draft
+    d = play.ctx.sel.draft
     s = play.session
     chars = s.chars_view()
-    visible = {c: it for c, it in s.declared.items() if play.visible_intent(c) and c != d.who}
+    visible = {c: it for c, it in s.declared.items() if play.ctx.visible_intent(c) and c != d.who}
     mover = movement.mover_for(s.match.memory, chars, d.who, d.use, d.target, d.item)
     ctx = movement.context(s.enc, chars, s.enc.by_id[d.who].side, sticky_uses(s.enc, visible), who=d.who)
     rc = movement.reach(s.board, s.enc.rules, mover, ctx)
@@ -97,7 +98,7 @@ def the_route(app, sq: tuple[int, int]) -> movement.Route:
 def _pick(app, who: str, half: str) -> None:
     click(app, token_pos(app, who))
     key(app, skill_key(app, half))
-    assert app.play.sel.who == who and app.play.sel.draft.use == half
+    assert app.play.ctx.sel.who == who and app.play.ctx.sel.draft.use == half
 
 
 def _stays(app, who: str) -> bool:
@@ -117,17 +118,18 @@ def test_M1_drag_to_a_reachable_square_declares_what_a_click_declares_and_the_ru
     assert route.stopped is None and route.cost == 2
 
     drag(app, token_pos(app, "garran"), square_pos(app, to), drop=False)
-    r = play.drag.ruler
-    assert play.token_dragged() and r is not None and r.to == to
-    assert (r.route.squares, r.used, r.allowance) == (route.squares, route.cost, play.current_reach().allowance)
+    r = play.dragging.drag.ruler
+    assert play.dragging.token_dragged() and r is not None and r.to == to
+    reach = play.declaring.current_reach()
+    assert (r.route.squares, r.used, r.allowance) == (route.squares, route.cost, reach.allowance)
     assert [(s.at, s.cost, s.rule) for s in r.stops] == [(to, 2, "")]
-    assert f"2 of {r.allowance} squares" in play.status
+    assert f"2 of {r.allowance} squares" in play.ctx.status
     shot = save_screen(app, tmp_path / "drag_ruler.png")
     assert shot.stat().st_size > 0
     release(app)
     dragged = play.session.declared["garran"]
     assert (dragged.to, dragged.path) == (to, route.squares)
-    assert play.drag is None
+    assert play.dragging.drag is None
 
     key(app, pygame.K_BACKSPACE)  # clear it, then the same square by a click
     assert "garran" not in play.session.declared
@@ -147,22 +149,23 @@ def test_M1_drop_on_a_refused_square_refuses_with_the_reason(app) -> None:
     play = app.play
     _pick(app, "garran", "Dodge")
     here = play.session.position("garran")
-    rc = play.current_reach()
+    rc = play.declaring.current_reach()
     wall = next(sq for sq in sorted(rc.refused) if not play.session.board.enterable(sq))
     why = rc.why_not(wall)
     drag(app, token_pos(app, "garran"), square_pos(app, wall), drop=False)
-    r = play.drag.ruler
+    r = play.dragging.drag.ruler
     assert r.refusal == why and r.route.squares == ()
     assert [(s.at, s.rule, s.words) for s in r.stops] == [(wall, why.rule, why.why)]
     release(app)
     assert _stays(app, "garran")
     assert play.session.position("garran") == here
-    assert f"Cannot end on {wall}" in play.status and why.why in play.status and f"[{why.rule}]" in play.status
+    status = play.ctx.status
+    assert f"Cannot end on {wall}" in status and why.why in status and f"[{why.rule}]" in status
 
     far = next(sq for sq, ref in sorted(rc.refused.items()) if ref.rule == "M1" and play.session.board.enterable(sq))
     drag(app, token_pos(app, "garran"), square_pos(app, far))
     assert _stays(app, "garran")
-    assert "beyond the allowance" in play.status and "[M1]" in play.status
+    assert "beyond the allowance" in play.ctx.status and "[M1]" in play.ctx.status
 
 
 def test_esc_and_the_right_button_cancel_a_drag(app) -> None:
@@ -171,32 +174,32 @@ def test_esc_and_the_right_button_cancel_a_drag(app) -> None:
     here = play.session.position("garran")
     to = (here[0] + 1, here[1])
     drag(app, token_pos(app, "garran"), square_pos(app, to), drop=False)
-    assert play.token_dragged()
+    assert play.dragging.token_dragged()
     key(app, pygame.K_ESCAPE)
-    assert play.drag is None
-    assert play.sel.who == "garran" and play.sel.draft is not None  # Esc cancelled the drag only
+    assert play.dragging.drag is None
+    assert play.ctx.sel.who == "garran" and play.ctx.sel.draft is not None  # Esc cancelled the drag only
     release(app)
     assert _stays(app, "garran")
 
     drag(app, token_pos(app, "garran"), square_pos(app, to), drop=False)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=play.mouse, button=3, touch=False))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=play.mouse, button=3, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=play.ctx.mouse, button=3, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=play.ctx.mouse, button=3, touch=False))
     ticks(app, 1)
-    assert play.drag is None
+    assert play.dragging.drag is None
     release(app)
     assert _stays(app, "garran")
-    assert play.sel.who == "garran"  # the right button cancelled the drag, not the selection
+    assert play.ctx.sel.who == "garran"  # the right button cancelled the drag, not the selection
 
 
 def test_a_press_without_moving_is_still_a_click_and_dragging_the_board_still_pans(app) -> None:
     play = app.play
     _pick(app, "garran", "Dodge")
     click(app, token_pos(app, "garran"))
-    assert play.drag is None and play.sel.who == "garran"
-    x, y = play.cam.x, play.cam.y
+    assert play.dragging.drag is None and play.ctx.sel.who == "garran"
+    x, y = play.ctx.cam.x, play.ctx.cam.y
     empty = square_pos(app, (1, 1))
     drag(app, empty, (empty[0] + 60, empty[1] + 30))
-    assert (play.cam.x, play.cam.y) != (x, y)
+    assert (play.ctx.cam.x, play.ctx.cam.y) != (x, y)
     assert _stays(app, "garran")
 
 
@@ -211,13 +214,13 @@ def test_M11_a_waypoint_changes_the_route_where_the_skill_lets_the_mover_choose(
     press(app, token_pos(app, "garran"))
     move(app, square_pos(app, via))
     key(app, pygame.K_LSHIFT)
-    assert play.drag.waypoints == [via]
+    assert play.dragging.drag.waypoints == [via]
     move(app, square_pos(app, to))
-    r = play.drag.ruler
+    r = play.dragging.drag.ruler
     assert r.refusal is None and via in r.route.squares and r.route.squares != direct.squares
     save_screen(app, tmp_path / "drag_waypoint.png")
     # the movement module walks the same path to the same cost (follow: the resolver's check and P2)
-    walked = movement.follow(play.session.board, play.enc.rules, *_mover_ctx(app), r.path)
+    walked = movement.follow(play.session.board, play.ctx.enc.rules, *_mover_ctx(app), r.path)
     assert (walked.squares, walked.cost, walked.stopped) == (r.route.squares, r.used, None)
     assert [(s.at, s.words) for s in r.stops] == [(via, "waypoint"), (to, "ends here")]
     release(app)
@@ -230,20 +233,20 @@ def test_M11_a_waypoint_changes_the_route_where_the_skill_lets_the_mover_choose(
     move(app, square_pos(app, far))
     key(app, pygame.K_RSHIFT)
     move(app, square_pos(app, to))
-    r = play.drag.ruler
+    r = play.dragging.drag.ruler
     assert r.refusal is not None and r.refusal.rule == "M1"
     assert r.stops[-1].rule == "M1"
     save_screen(app, tmp_path / "drag_waypoint_refused.png")
     release(app)
     assert play.session.declared["garran"] == it  # the earlier move stands
-    assert "[M1]" in play.status
+    assert "[M1]" in play.ctx.status
 
 
 def _mover_ctx(app):
     play = app.play
-    d, s = play.sel.draft, play.session
+    d, s = play.ctx.sel.draft, play.session
     chars = s.chars_view()
-    visible = {c: it for c, it in s.declared.items() if play.visible_intent(c) and c != d.who}
+    visible = {c: it for c, it in s.declared.items() if play.ctx.visible_intent(c) and c != d.who}
     mover = movement.mover_for(s.match.memory, chars, d.who, d.use, d.target, d.item)
     return mover, movement.context(s.enc, chars, s.enc.by_id[d.who].side, sticky_uses(s.enc, visible), who=d.who)
 
@@ -258,16 +261,16 @@ def test_M7_press_takes_no_waypoints_and_the_ruler_says_why(app, tmp_path: Path)
     press(app, token_pos(app, "farran"))
     move(app, square_pos(app, (here[0], here[1] + 1)))
     key(app, pygame.K_LSHIFT)
-    d = play.drag
+    d = play.dragging.drag
     assert d.waypoints == [] and d.note is not None and d.note.rule == "M7"
-    assert "straight line" in d.note.why and "[M7]" in play.status
+    assert "straight line" in d.note.why and "[M7]" in play.ctx.status
     save_screen(app, tmp_path / "drag_press_no_waypoint.png")
     # the ruler shows the charge the resolver takes, whatever the pointer is on
     mover, ctx = _mover_ctx(app)
-    plan = movement.plan_route(play.session.board, play.enc.rules, mover, ctx, movement.Plan(None, (), ctx))
-    end = play.current_reach()
+    plan = movement.plan_route(play.session.board, play.ctx.enc.rules, mover, ctx, movement.Plan(None, (), ctx))
+    end = play.declaring.current_reach()
     move(app, square_pos(app, plan.end))
-    assert play.drag.ruler.route.squares == plan.squares and end.can_end(plan.end)
+    assert play.dragging.drag.ruler.route.squares == plan.squares and end.can_end(plan.end)
     release(app)
     assert play.session.declared["farran"] == charge
 
@@ -275,8 +278,8 @@ def test_M7_press_takes_no_waypoints_and_the_ruler_says_why(app, tmp_path: Path)
 def test_drop_off_the_board_changes_nothing(app) -> None:
     play = app.play
     _pick(app, "garran", "Dodge")
-    drag(app, token_pos(app, "garran"), (play.frame.side.centerx, play.frame.side.centery))
-    assert _stays(app, "garran") and play.drag is None
+    drag(app, token_pos(app, "garran"), (play.ctx.frame.side.centerx, play.ctx.frame.side.centery))
+    assert _stays(app, "garran") and play.dragging.drag is None
 
 
 # -- item 11: draw only when something changed -------------------------------------------------------------
@@ -297,7 +300,7 @@ def test_hover_a_command_and_a_resize_each_draw(app) -> None:
     assert app.draws == drawn + 1  # the hover
     ticks(app, 5)
     assert app.draws == drawn + 1
-    play.select("garran")  # a change made without an event: the board's looks changed
+    play.declaring.select("garran")  # a change made without an event: the board's looks changed
     ticks(app, 1)
     assert app.draws == drawn + 2
     ticks(app, 3)
@@ -311,7 +314,7 @@ def test_hover_a_command_and_a_resize_each_draw(app) -> None:
 def test_a_widget_that_changes_by_itself_is_drawn(app) -> None:
     """A tooltip comes up after the pointer rests on a button: no event, a new widget image."""
     play = app.play
-    button = play.side.resolve
+    button = play.ctx.side.resolve
     pos = button.get_abs_rect().center
     pygame.mouse.set_pos(pos)  # pygame_gui asks SDL where the pointer is; a posted event does not move it
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(0, 0, 0), touch=False))
@@ -333,7 +336,7 @@ def test_a_widget_that_changes_by_itself_is_drawn(app) -> None:
 def test_a_turn_playing_back_draws_every_frame(app) -> None:
     _pick(app, "garran", "Dodge")
     press_resolve(app)
-    assert app.play.player is not None
+    assert app.play.ctx.player is not None
     drawn = app.draws
     ticks(app, 5, dt=0.01)
     assert app.draws == drawn + 5
@@ -348,7 +351,7 @@ def test_the_selection_ring_pulses_in_its_own_square_then_rests(app, monkeypatch
     import battlemat.ui.app as app_module
 
     play = app.play
-    play.select("garran")
+    play.declaring.select("garran")
     ticks(app, 2)
     clock = [1000.0]
     monkeypatch.setattr(app_module.time, "monotonic", lambda: clock[0])  # (the one `time` module: play's too)
@@ -360,7 +363,7 @@ def test_the_selection_ring_pulses_in_its_own_square_then_rests(app, monkeypatch
         ticks(app, 1)
     assert app.draws > drawn  # the ring moved
     area = play.ring()[1]
-    assert play.frame.board.contains(area) and area.width < 200
+    assert play.ctx.frame.board.contains(area) and area.width < 200
     clock[0] += app_module.RING_PULSES + 1
     ticks(app, 1)
     drawn = app.draws
@@ -374,18 +377,18 @@ def test_a_resize_refits_the_map(app) -> None:
     play = app.play
     key(app, pygame.K_EQUALS)
     key(app, pygame.K_EQUALS)
-    zoomed = play.cam.zoom
+    zoomed = play.ctx.cam.zoom
     for size in ((1700, 1000), (1024, 700)):
         pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
         ticks(app, 1)
-        b = play.frame.board
-        assert (play.cam.view_w, play.cam.view_h) == (b.width, b.height)
-        cx, cy = play.cam.to_screen(play.art.width / 2, play.art.height / 2)
+        b = play.ctx.frame.board
+        assert (play.ctx.cam.view_w, play.ctx.cam.view_h) == (b.width, b.height)
+        cx, cy = play.ctx.cam.to_screen(play.ctx.art.width / 2, play.ctx.art.height / 2)
         assert abs(cx - b.centerx) <= 1 and abs(cy - b.centery) <= 1  # the map is centred ...
-        x0, y0 = play.cam.to_screen(0, 0)
-        x1, y1 = play.cam.to_screen(play.art.width, play.art.height)
+        x0, y0 = play.ctx.cam.to_screen(0, 0)
+        x1, y1 = play.ctx.cam.to_screen(play.ctx.art.width, play.ctx.art.height)
         assert b.left <= x0 and x1 <= b.right and b.top <= y0 and y1 <= b.bottom  # ... and whole
-    assert play.cam.zoom != zoomed
+    assert play.ctx.cam.zoom != zoomed
 
 
 def test_first_launch_shows_the_window_and_says_why_it_waits(tmp_path: Path) -> None:
@@ -421,14 +424,14 @@ def test_first_launch_shows_the_window_and_says_why_it_waits(tmp_path: Path) -> 
         p = argparse.ArgumentParser()
         p.add_argument("encounter", nargs="?", default=None)
         add_play_arguments(p)
-        a = app_module.App(p.parse_args(["--save-dir", str(tmp_path)]), prepare=slow)
+        a = app_module.App(PlayOptions.from_namespace(p.parse_args(["--save-dir", str(tmp_path)])), prepare=slow)
     finally:
         app_module.App._draw_waiting = real  # type: ignore[method-assign]
     try:
         assert done.is_set()
         shown = shown[1:]
         assert shown and shown[0].endswith(":False") and shown[-1].endswith(":True")
-        assert shown[0].split(":")[0] == a.play.enc.title
+        assert shown[0].split(":")[0] == a.play.ctx.enc.title
         assert (tmp_path / "first_launch.png").exists()
     finally:
         a.close()

@@ -116,38 +116,38 @@ def play_a_turn(app) -> None:
 
 # -- item 6: a log to read at the table --------------------------------------------------------------
 def test_the_log_widens_with_the_window_and_b_gives_it_the_whole_panel(app) -> None:
-    side = app.play.side
+    side = app.play.ctx.side
     narrow = side.log.get_abs_rect().copy()
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1920, 1080), w=1920, h=1080))
     ticks(app, 2)
-    side = app.play.side
+    side = app.play.ctx.side
     wide = side.log.get_abs_rect().copy()
     assert wide.width > narrow.width + 150 and wide.height > narrow.height
     key(app, pygame.K_b)
-    big = app.play.side.log.get_abs_rect()
+    big = app.play.ctx.side.log.get_abs_rect()
     assert big.height > wide.height + 300 and big.bottom <= 1080
-    assert not app.play.side.intents.visible  # the big log covers the declaring widgets...
+    assert not app.play.ctx.side.intents.visible  # the big log covers the declaring widgets...
     play = app.play
-    play.select("garran")
+    play.declaring.select("garran")
     key(app, skill_key(app, "Dodge"))
     assert play.session.declared["garran"].use == "Dodge"  # ...whose keys still work
-    click_at(app, app.play.side.big.get_abs_rect().center)  # the button puts it back
-    assert not app.play.side.view.big and app.play.side.intents.visible
+    click_at(app, app.play.ctx.side.big.get_abs_rect().center)  # the button puts it back
+    assert not app.play.ctx.side.view.big and app.play.ctx.side.intents.visible
 
 
 def test_the_log_filter_shows_one_characters_lines(app) -> None:
     play = app.play
     play_a_turn(app)
-    side = play.side
+    side = play.ctx.side
     everyone = side.book.render()  # all of it
     menu = side.filter
     click_at(app, menu.get_abs_rect().center)  # open the drop-down, then pick Garran in it
     expanded = menu.menu_states["expanded"]
     row = next(item for item in expanded.options_selection_list.item_list if item["text"].endswith(" Garran"))
     click_at(app, row["button_element"].get_abs_rect().center)
-    assert play.side.view.who == "garran"
-    shown = play.side.log.html_text
-    about = [e for e in play.side.book.entries if e.kind == "event"]
+    assert play.ctx.side.view.who == "garran"
+    shown = play.ctx.side.log.html_text
+    about = [e for e in play.ctx.side.book.entries if e.kind == "event"]
     assert any("garran" in e.who for e in about) and any("garran" not in e.who for e in about)
     for e in about:
         assert (e.html in shown) == ("garran" in e.who), e.plain
@@ -158,22 +158,22 @@ def test_newest_turn_first(app) -> None:
     play = app.play
     play_a_turn(app)
     play_a_turn(app)
-    click_at(app, play.side.newest.get_abs_rect().center)
-    text = play.side.log.html_text
-    assert play.side.view.newest_first and text.index("== Turn 2 ==") < text.index("== Turn 1 ==")
-    assert play.side.log.scroll_bar is None or play.side.log.scroll_bar.start_percentage == 0.0
+    click_at(app, play.ctx.side.newest.get_abs_rect().center)
+    text = play.ctx.side.log.html_text
+    assert play.ctx.side.view.newest_first and text.index("== Turn 2 ==") < text.index("== Turn 1 ==")
+    assert play.ctx.side.log.scroll_bar is None or play.ctx.side.log.scroll_bar.start_percentage == 0.0
     press_resolve(app)  # while turn 3 plays, its lines come in on top (the rest waits: cheap)
     ticks(app, 20, dt=0.1)
-    assert play.player is not None and "== Turn 3 ==" in play.side.log.html_text
-    assert "== Turn 1 ==" not in play.side.log.html_text
+    assert play.ctx.player is not None and "== Turn 3 ==" in play.ctx.side.log.html_text
+    assert "== Turn 1 ==" not in play.ctx.side.log.html_text
     finish_turn(app)
-    text = play.side.log.html_text
+    text = play.ctx.side.log.html_text
     assert text.index("== Turn 3 ==") < text.index("== Turn 2 ==") < text.index("== Turn 1 ==")
 
 
 def test_house_marks_are_shown_readably(app) -> None:
     play_a_turn(app)
-    text = app.play.side.book.render()  # what the log shows (appended to the text box as it came)
+    text = app.play.ctx.side.book.render()  # what the log shows (appended to the text box as it came)
     assert "[house rule <a href='rule:M11'>M11</a>: <a href='switch:diagonals'>diagonals</a> = alternating]" in text
 
 
@@ -193,115 +193,118 @@ def _link_pos(side, href: str) -> tuple[int, int]:
 def test_hovering_a_rule_id_in_the_log_shows_the_rules_data(app) -> None:
     play = app.play
     play_a_turn(app)
-    rules = play.enc.rules
-    hover(app, _link_pos(play.side, "rule:C2"))
+    rules = play.ctx.enc.rules
+    hover(app, _link_pos(play.ctx.side, "rule:C2"))
     entry = rules.entries["C2"]
-    assert entry.text in play.status and "[core]" in play.status
+    assert entry.text in play.ctx.status and "[core]" in play.ctx.status
     assert play.aids.tip is not None and entry.title in play.aids.tip_html
     # the words come from the rules data: change the data, and the tip follows
     changed = dataclasses.replace(entry, text="Changed in the data for this test.", tag="house")
     play.session.enc = dataclasses.replace(
-        play.enc, rules=dataclasses.replace(rules, entries=MappingProxyType({**rules.entries, "C2": changed})))
+        play.ctx.enc, rules=dataclasses.replace(rules, entries=MappingProxyType({**rules.entries, "C2": changed})))
     hover(app, (5, 5))
-    hover(app, _link_pos(play.side, "rule:C2"))
-    assert "Changed in the data for this test." in play.status and "[house]" in play.status
-    hover(app, _link_pos(play.side, "switch:diagonals"))
+    hover(app, _link_pos(play.ctx.side, "rule:C2"))
+    assert "Changed in the data for this test." in play.ctx.status and "[house]" in play.ctx.status
+    hover(app, _link_pos(play.ctx.side, "switch:diagonals"))
     sw = rules.switches["diagonals"]
-    assert sw.doc in play.status and "[house, M11]" in play.status
+    assert sw.doc in play.ctx.status and "[house, M11]" in play.ctx.status
 
 
 def test_hovering_a_rule_id_on_a_card_shows_its_rule(app) -> None:
     play = app.play
-    play.select("garran")
+    play.declaring.select("garran")
     key(app, skill_key(app, "Press"))
     hover(app, token_pos(app, "ogre_boss"))
     card = play.aids.card
     assert card is not None  # the predicted contest, next to the pointer
     r = card.rect
     spots = [(x, y) for y in range(r.top, r.bottom, 2) for x in range(r.left, r.right, 2)]
-    spot = next(p for p in spots if card_rule_at(card, p, play.enc.rules.entries))
-    rid = card_rule_at(card, spot, play.enc.rules.entries)
+    spot = next(p for p in spots if card_rule_at(card, p, play.ctx.enc.rules.entries))
+    rid = card_rule_at(card, spot, play.ctx.enc.rules.entries)
+    hover(app, token_pos(app, "ogre_boss"))  # the card again: the search above may outlast its grace (aids.GRACE)
+    card = play.aids.card
+    assert card is not None and card.rect == r
     hover(app, (card.rect.left + 2, card.rect.top + 2), 1)  # onto the card: it holds still
     assert play.aids.card is card and card.held
     hover(app, spot)
-    assert play.aids.card is card and play.enc.rules.entries[rid].text in play.status
-    assert f"[{play.enc.rules.entries[rid].tag}]" in play.status
+    assert play.aids.card is card and play.ctx.enc.rules.entries[rid].text in play.ctx.status
+    assert f"[{play.ctx.enc.rules.entries[rid].tag}]" in play.ctx.status
 
 
 def test_the_status_line_follows_the_pointer(app) -> None:
     play = app.play
     hover(app, token_pos(app, "statue"))
-    assert play.status.startswith("Bergtroll statue [BS], ogres") and "secret" in play.status
-    hover(app, play.top.buttons["legend"].get_abs_rect().center)
-    assert play.status.startswith("Legend: What the colours")
+    assert play.ctx.status.startswith("Bergtroll statue [BS], ogres") and "secret" in play.ctx.status
+    hover(app, play.ctx.top.buttons["legend"].get_abs_rect().center)
+    assert play.ctx.status.startswith("Legend: What the colours")
     play_a_turn(app)
-    box = play.side.log.get_abs_rect()
-    y = next(y for y in range(box.bottom - 10, box.top, -5) if play.side.log_line_at((box.x + 40, y)))
+    box = play.ctx.side.log.get_abs_rect()
+    y = next(y for y in range(box.bottom - 10, box.top, -5) if play.ctx.side.log_line_at((box.x + 40, y)))
     hover(app, (box.x + 40, y))
-    assert play.status == play.side.log_line_at((box.x + 40, y))
-    assert play.status in " ".join(play.side.log_plain.split())
-    hover(app, play.side.resolve.get_abs_rect().center)
-    assert play.status.startswith("Resolve (Enter): Play the turn")
+    assert play.ctx.status == play.ctx.side.log_line_at((box.x + 40, y))
+    assert play.ctx.status in " ".join(play.ctx.side.log_plain.split())
+    hover(app, play.ctx.side.resolve.get_abs_rect().center)
+    assert play.ctx.status.startswith("Resolve (Enter): Play the turn")
 
 
 # -- item 7: stable skill keys ------------------------------------------------------------------------
 def test_the_same_key_selects_the_same_half_for_characters_with_different_skills(app) -> None:
     play = app.play
     a, b = "parwanna", "garran"
-    assert play.skills_of(a).index("Dodge") != play.skills_of(b).index("Dodge")  # different lists
+    assert play.ctx.skills_of(a).index("Dodge") != play.ctx.skills_of(b).index("Dodge")  # different lists
     for who in (a, b):
-        play.select(who)
+        play.declaring.select(who)
         key(app, skill_key(app, "Dodge"))
         assert play.session.declared[who].use == "Dodge"
-        label = next(btn.text for half, btn in play.side.skill_buttons if half == "Dodge")
+        label = next(btn.text for half, btn in play.ctx.side.skill_buttons if half == "Dodge")
         assert label.startswith("S+0 Dodge")  # the key is on the button, the same for both
 
 
 def test_skills_past_the_tenth_are_reached_by_keys(app) -> None:
     play = app.play
-    play.select("parwanna")
-    assert len(play.skills_of("parwanna")) > 10
-    halves = list(play.enc.rules.halves)
+    play.declaring.select("parwanna")
+    assert len(play.ctx.skills_of("parwanna")) > 10
+    halves = list(play.ctx.enc.rules.halves)
     for half in ("Lore", "Perception", "Escape"):  # Shift+2, Ctrl+3, Ctrl+2: past the tenth half
         assert halves.index(half) >= 10
         key(app, skill_key(app, half))
-        assert play.sel.draft is not None and play.sel.draft.use == half
+        assert play.ctx.sel.draft is not None and play.ctx.sel.draft.use == half
     key(app, pygame.K_9)  # Bargain: Parwanna has no rating in it; the key says so and changes nothing
-    assert play.sel.draft.use == "Escape" and "no rating in Bargain/Wonder" in play.status
+    assert play.ctx.sel.draft.use == "Escape" and "no rating in Bargain/Wonder" in play.ctx.status
 
 
 # -- item 9: say what the map shows --------------------------------------------------------------------
 def test_the_legend_toggles_with_its_key_and_its_button(app) -> None:
     play = app.play
-    play.select("garran")
+    play.declaring.select("garran")
     key(app, skill_key(app, "Dodge"))
-    words = [row.words for _, row in play.aids.legend_rows]
+    words = [row.words for _, row in play.aids.legend_spots]
     assert "Garran can end here" in words and "level, lighter when higher" in words
     key(app, pygame.K_l)
-    assert not play.aids.legend and play.aids.legend_rows == [] and not play.top.buttons["legend"].is_selected
-    click_at(app, play.top.buttons["legend"].get_abs_rect().center)
-    assert play.aids.legend and play.aids.legend_rows and play.top.buttons["legend"].is_selected
-    rect, row = next((r, row) for r, row in play.aids.legend_rows if row.rule == "M12")
+    assert not play.aids.legend and play.aids.legend_spots == [] and not play.ctx.top.buttons["legend"].is_selected
+    click_at(app, play.ctx.top.buttons["legend"].get_abs_rect().center)
+    assert play.aids.legend and play.aids.legend_spots and play.ctx.top.buttons["legend"].is_selected
+    rect, row = next((r, row) for r, row in play.aids.legend_spots if row.rule == "M12")
     hover(app, rect.center)
-    assert play.enc.rules.entries["M12"].text in play.status
+    assert play.ctx.enc.rules.entries["M12"].text in play.ctx.status
 
 
 def test_the_legend_shows_sticky_zones_and_range_bands(app) -> None:
     play = app.play
     key(app, pygame.K_m)  # GM mode: the ogres' intents are known, so their sticky zones are too
-    play.select("ogre_boss")
+    play.declaring.select("ogre_boss")
     key(app, skill_key(app, "Melee"))
-    play.select("garran")
+    play.declaring.select("garran")
     key(app, skill_key(app, "Press"))
     ticks(app, 1)
-    rows = {row.rule: row.words for _, row in play.aids.legend_rows}
-    assert "M6" in rows and play.sticky_zone() is not None
+    rows = {row.rule: row.words for _, row in play.aids.legend_spots}
+    assert "M6" in rows and play.aids.sticky_zone() is not None
     boss = play.session.position("ogre_boss")
-    assert all(max(abs(x - boss[0]), abs(y - boss[1])) == 1 for x, y in play.sticky_zone().squares)
-    play.select("billin")
+    assert all(max(abs(x - boss[0]), abs(y - boss[1])) == 1 for x, y in play.aids.sticky_zone().squares)
+    play.declaring.select("billin")
     key(app, skill_key(app, "Shoot"))
     ticks(app, 1)
-    rules = [row.rule for _, row in play.aids.legend_rows]
+    rules = [row.rule for _, row in play.aids.legend_spots]
     assert "R1" in rules and "R4" in rules
 
 
@@ -315,8 +318,8 @@ def test_levels_are_drawn_on_the_map(app) -> None:
     raised = {(x, y) for y in range(b.height) for x in range(b.width) if b.level[y, x]}
     assert len(spots) < len(raised) / 3  # a few numbers, not one per square
     shot = app.screen.copy()
-    assert overlays.LevelNumbers(play.layout).draw(shot, play.cam) == len(spots)  # the whole map is in view
-    assert play.aids.levels is not None and play.aids.levels.draw(shot, play.cam) == len(spots)
+    assert overlays.LevelNumbers(play.ctx.layout).draw(shot, play.ctx.cam) == len(spots)  # the whole map is in view
+    assert play.aids.levels is not None and play.aids.levels.draw(shot, play.ctx.cam) == len(spots)
 
 
 def test_a_route_over_a_trap_warns_with_its_text_and_the_movers_own_elusion(tmp_path: Path) -> None:
@@ -328,20 +331,20 @@ def test_a_route_over_a_trap_warns_with_its_text_and_the_movers_own_elusion(tmp_
         hz = play.session.board.hazard_at(trap)
         assert hz is not None and hz.name == "floor trap"
         for who, use, to in (("guard", "Dodge", (4, 3)), ("clerk", "Dodge", (3, 2))):
-            play.select(who)
+            play.declaring.select(who)
             key(app, skill_key(app, use))
             hover(app, square_pos(app, to))  # the only shortest route from (1, 3) or (3, 5) crosses the trap
-            result = elude(play.enc.by_id[who], hz, play.enc.rules, 0, use)
-            assert "harm 2 unless Block/Dodge 4 or Perception 3" in play.status
-            verdict = f"{play.enc.by_id[who].name} eludes it" if not result.harm else \
-                f"{play.enc.by_id[who].name} cannot elude it: {result.harm} loss(es)"
-            assert verdict in play.status, play.status
-        assert elude(play.enc.by_id["guard"], hz, play.enc.rules, 0, "Dodge").harm == 0
-        assert elude(play.enc.by_id["clerk"], hz, play.enc.rules, 0, "Dodge").harm == 2
+            result = elude(play.ctx.enc.by_id[who], hz, play.ctx.enc.rules, 0, use)
+            assert "harm 2 unless Block/Dodge 4 or Perception 3" in play.ctx.status
+            verdict = f"{play.ctx.enc.by_id[who].name} eludes it" if not result.harm else \
+                f"{play.ctx.enc.by_id[who].name} cannot elude it: {result.harm} loss(es)"
+            assert verdict in play.ctx.status, play.ctx.status
+        assert elude(play.ctx.enc.by_id["guard"], hz, play.ctx.enc.rules, 0, "Dodge").harm == 0
+        assert elude(play.ctx.enc.by_id["clerk"], hz, play.ctx.enc.rules, 0, "Dodge").harm == 2
         click_at(app, square_pos(app, (3, 2)))  # the clerk walks on; the log calls the trap by its name
         assert play.session.declared["clerk"].to == (3, 2)
         play_a_turn(app)
-        assert "Clerk enters the floor trap [Block/Dodge 4 or Perception 3] at (3, 3)" in play.side.log_plain
+        assert "Clerk enters the floor trap [Block/Dodge 4 or Perception 3] at (3, 3)" in play.ctx.side.log_plain
     finally:
         app.close()
 
@@ -377,7 +380,7 @@ def test_duplicate_labels_are_numbered_on_tokens_and_in_the_simulate_table(tmp_p
         tokens._SPRITES.clear()
         ticks(app, 2)
         drawn = {key[2] for key in tokens._SPRITES}
-        labels = labels_by_id(app.play.enc.characters)
+        labels = labels_by_id(app.play.ctx.enc.characters)
         assert {"GS1", "GS2", "GA1", "GA2"} <= drawn and drawn == set(labels.values())
         assert labels["gob_spear1"] == "GS1" and labels["gob_archer2"] == "GA2"
     finally:

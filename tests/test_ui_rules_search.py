@@ -62,14 +62,14 @@ def test_clicking_a_rule_id_in_the_log_opens_its_entry(app) -> None:
     press_resolve(app)
     key(app, pygame.K_ESCAPE)  # the playback skipped to the end
     finish_turn(app)
-    href, pos = link_spot(app.play.side.log, "rule:")
+    href, pos = link_spot(app.play.ctx.side.log, "rule:")
     click_at(app, pos)
     ticks(app, 1)
     panel = app.stack[-1]
     assert isinstance(panel, RulesScreen)
     rid = href.split(":")[1]
     assert panel.shown == href and "<b><font color='#" in panel.text.html_text
-    assert app.play.enc.rules.entries[rid].title in panel.text.html_text
+    assert app.play.ctx.enc.rules.entries[rid].title in panel.text.html_text
     key(app, pygame.K_ESCAPE)
     assert app.stack == [app.play]
 
@@ -81,17 +81,17 @@ def test_clicking_a_rule_id_on_a_card_opens_its_entry(app) -> None:
     hover(app, (x, y))
     card = play.aids.card
     assert card is not None
-    spots = dict(card_rule_spots(card, play.enc.rules.entries))
+    spots = dict(card_rule_spots(card, play.ctx.enc.rules.entries))
     assert "L3" in spots
     inside = (card.rect.left + 4, card.rect.top + 4)  # onto the card: it holds still
     hover(app, inside)
     assert play.aids.card is not None and play.aids.card.held
-    spots = dict(card_rule_spots(play.aids.card, play.enc.rules.entries))
+    spots = dict(card_rule_spots(play.aids.card, play.ctx.enc.rules.entries))
     click_at(app, spots["L3"].center)
     panel = app.stack[-1]
     assert isinstance(panel, RulesScreen) and panel.shown == "rule:L3"
     key(app, pygame.K_ESCAPE)
-    rect, row = next((r, row) for r, row in play.aids.legend_rows if row.rule == "M4")  # a legend row's rule
+    rect, row = next((r, row) for r, row in play.aids.legend_spots if row.rule == "M4")  # a legend row's rule
     click_at(app, rect.center)
     assert isinstance(app.stack[-1], RulesScreen) and app.stack[-1].shown == "rule:M4"
 
@@ -111,11 +111,12 @@ def test_every_window_label_has_a_glossary_entry(app) -> None:
     assert not [b for b in buttons if glossary_entry(b) is None]
     rows: set[str] = set()
     key(app, pygame.K_o)
-    shooter = next(c.id for c in play.enc.characters if play.session.is_pc(c.id) and "Shoot" in play.skills_of(c.id))
-    play.select(shooter)
+    ctx = play.ctx
+    shooter = next(c.id for c in ctx.enc.characters if play.session.is_pc(c.id) and "Shoot" in ctx.skills_of(c.id))
+    play.declaring.select(shooter)
     for half in ("Shoot", "Press"):
-        play.choose_skill(half)
+        play.declaring.choose_skill(half)
         ticks(app, 1)
-        rows.update(r.words for r in play.legend_rows())
+        rows.update(r.words for r in play.aids.legend_rows())
     assert len(rows) >= 8
     assert not sorted(w for w in rows if not _mentions(w)), "legend words without a glossary entry"

@@ -15,8 +15,8 @@ from test_ui import finish_turn, key, make_app, press_resolve, ticks  # noqa: E4
 
 from battlemat.cli import main  # noqa: E402
 from battlemat.core import geometry, ranges  # noqa: E402
-from battlemat.ui.preview import reach_for  # noqa: E402
-from battlemat.ui.session import describe_intent  # noqa: E402
+from battlemat.log import describe_intent  # noqa: E402
+from battlemat.ui.move_preview import reach_for  # noqa: E402
 
 pytestmark = pytest.mark.ui
 
@@ -27,10 +27,10 @@ def test_o_shows_every_npc_intent_its_threats_and_phases(app) -> None:
     (R1) and sight (R4); the route ends where the movement reach lets it (M1)."""
     play = app.play
     s = play.session
-    assert play.teaching_now() is None
+    assert play.teaching.now() is None
     key(app, pygame.K_o)
-    assert play.teaching.on and play.top.buttons["teach"].is_selected
-    layer = play.teaching_now()
+    assert play.teaching.on and play.ctx.top.buttons["teach"].is_selected
+    layer = play.teaching.now()
     npcs = {c.id for c in s.enc.characters if not s.is_pc(c.id) and c.id in s.declared}
     assert {m.who for m in layer.marks} == npcs and npcs
     board, chars, rules = s.board, s.chars_view(), s.enc.rules
@@ -60,18 +60,18 @@ def test_o_shows_every_npc_intent_its_threats_and_phases(app) -> None:
         assert phases[-1] == half.phase_of(it.target)  # the rules data's phase of the half
         assert ("P2" in phases) == bool(m.route)  # a move happens in the movement phase
     assert {"P4", "R1"} <= kinds  # the art gallery's ogres: a charge and shots
-    lines = " ".join(ln.text for ln in play.teaching_lines(layer))
+    lines = " ".join(ln.text for ln in play.teaching.lines(layer))
     assert "P1 observations" in lines and "P4 reach effects" in lines
-    assert "an NPC's reach attack strikes here" in [r.words for r in play.legend_rows()]
+    assert "an NPC's reach attack strikes here" in [r.words for r in play.aids.legend_rows()]
     key(app, pygame.K_o)
-    assert not play.teaching.on and play.teaching_now() is None
+    assert not play.teaching.on and play.teaching.now() is None
 
 
 def test_the_badges_name_the_phase_the_resolver_plays_each_intent_in(app) -> None:
     """P1-P4: every badge's phase is the phase of the events that intent makes when the turn is played."""
     play = app.play
     key(app, pygame.K_o)
-    layer = play.teaching_now()
+    layer = play.teaching.now()
     press_resolve(app)
     key(app, pygame.K_ESCAPE)  # the playback skipped to the end
     finish_turn(app)
@@ -96,6 +96,6 @@ def test_the_overlay_option_starts_the_window_with_it(tmp_path: Path) -> None:
     app = make_app(tmp_path, "--overlay", "teaching")
     try:
         ticks(app, 1)
-        assert app.play.teaching.on and app.play.teaching_now() is not None
+        assert app.play.teaching.on and app.play.teaching.now() is not None
     finally:
         app.close()

@@ -84,7 +84,7 @@ def test_replay_dialog_starts_in_the_save_folder_and_replays_the_picked_save(app
     assert app.stack == [app.play]
     s = app.play.session
     assert s.turn == 1 and s.line == saved and len(app.play.pending) == 2
-    assert "replay" in app.play.top.title.text
+    assert "replay" in app.play.ctx.top.title.text
     key(app, pygame.K_RETURN)  # a saved turn plays as saved: no question about idle characters
     assert not isinstance(app.stack[-1], ConfirmScreen)
     key(app, pygame.K_ESCAPE)
@@ -105,7 +105,7 @@ def test_open_dialog_starts_beside_the_encounter_and_its_saves_button_opens_a_sa
     pick_from_dialog(app, "autosave-art_gallery.json")
     assert app.stack == [app.play]
     assert app.play.session.turn == 2 and not app.play.pending  # opened to go on playing
-    assert "Opened" in app.play.status
+    assert "Opened" in app.play.ctx.status
 
 
 def test_save_as_writes_the_typed_name_and_asks_before_replacing(app, tmp_path: Path) -> None:
@@ -121,7 +121,7 @@ def test_save_as_writes_the_typed_name_and_asks_before_replacing(app, tmp_path: 
     target = tmp_path / "friday night.json"
     assert app.stack == [app.play] and target.exists()
     assert len(read_save(target).turns) == 1
-    assert str(target) in app.play.status
+    assert str(target) in app.play.ctx.status
     # the same name again: asked once more, then replaced
     play_turns(app, 1)
     key(app, pygame.K_s, CTRL_SHIFT)
@@ -211,16 +211,16 @@ def test_rewind_gives_the_state_of_a_fresh_match_after_as_many_turns(app) -> Non
     key(app, pygame.K_PAGEUP)
     assert s.turn == 2 and states_equal(s.match, fresh_after(s, 1))  # after one turn
     assert s.declared == {it.who: it for it in s.line[1]}  # the recorded intents, ready to replay or change
-    assert "turn 2 of 3 - rewound" in app.play.top.title.text
+    assert "turn 2 of 3 - rewound" in app.play.ctx.top.title.text
     key(app, pygame.K_PAGEUP)
     assert s.turn == 1 and states_equal(s.match, fresh_after(s, 0))
     assert s.state.to_dict() == s.enc.initial_state().to_dict()
-    assert "== Turn" not in app.play.side.log_plain  # the log goes back with the board
+    assert "== Turn" not in app.play.ctx.side.log_plain  # the log goes back with the board
     key(app, pygame.K_PAGEUP)
-    assert "first turn" in app.play.status
+    assert "first turn" in app.play.ctx.status
     key(app, pygame.K_END)
     assert s.turn == 3 and states_equal(s.match, latest) and not s.future
-    assert "== Turn 2 ==" in app.play.side.log_plain
+    assert "== Turn 2 ==" in app.play.ctx.side.log_plain
 
 
 def test_replaying_a_rewound_turn_stays_on_the_line(app, tmp_path: Path) -> None:
@@ -262,8 +262,8 @@ def test_timeline_click_and_drag_go_to_turns(app) -> None:
                                          touch=False))
     ticks(app, 1)
     assert seen == [2, 3] and s.turn == 3 and not s.future
-    assert "== Turn 2 ==" in app.play.side.log_plain and not app.play.log_behind  # laid out on release
-    assert app.play.drag_from is None  # the board did not take the drag as a pan
+    assert "== Turn 2 ==" in app.play.ctx.side.log_plain and not app.play.time.log_behind  # laid out on release
+    assert app.play.ctx.pan_from is None  # the board did not take the drag as a pan
     click(app, (tl.x_of(2, 3), y))
     assert s.turn == 2 and states_equal(s.match, fresh_after(s, 1))
 
@@ -277,9 +277,9 @@ def test_branch_from_turn_1_writes_a_new_save_and_leaves_the_original(app, tmp_p
     click(app, (play.timeline.x_of(1, 3), play.timeline.track.centery))
     assert s.turn == 1
     # Garran dodges this time
-    play.select("garran")
+    play.declaring.select("garran")
     key(app, skill_key(app, "Dodge"))
-    rc = play.current_reach()
+    rc = play.declaring.current_reach()
     far = max(rc.costs, key=lambda sq: (rc.costs[sq], sq))
     click(app, square_pos(app, far))
     assert s.declared["garran"].to == far
@@ -290,7 +290,7 @@ def test_branch_from_turn_1_writes_a_new_save_and_leaves_the_original(app, tmp_p
     assert auto.read_bytes() == original  # the original line stays
     branches = sorted(tmp_path.glob("art_gallery-branch-turn1-*.json"))
     assert len(branches) == 1
-    assert "Branched at turn 1" in play.status and branches[0].name in play.status
+    assert "Branched at turn 1" in play.ctx.status and branches[0].name in play.ctx.status
     branch = read_save(branches[0])
     assert len(branch.turns) == 1 and branch.meta["branch_of"] == "autosave-art_gallery.json"
     assert ("garran", "Dodge", far) in [(i.who, i.use, i.to) for i in branch.turns[0]]
@@ -310,17 +310,17 @@ def test_branch_from_turn_1_writes_a_new_save_and_leaves_the_original(app, tmp_p
 
 def test_ctrl_z_with_nothing_to_undo_says_so(app) -> None:
     key(app, pygame.K_z, pygame.KMOD_CTRL)
-    assert app.play.status.startswith("Nothing to undo")
+    assert app.play.ctx.status.startswith("Nothing to undo")
     play_turns(app, 1)
     key(app, pygame.K_z, pygame.KMOD_CTRL)
-    assert app.play.status.startswith("Nothing to undo") and "PgUp" in app.play.status
+    assert app.play.ctx.status.startswith("Nothing to undo") and "PgUp" in app.play.ctx.status
 
 
 # -- item 5: asking before idle player characters ----------------------------------------------------
 def test_resolve_with_idle_player_characters_asks(app) -> None:
     play = app.play
     s = play.session
-    play.select("farran")
+    play.declaring.select("farran")
     key(app, skill_key(app, "Dodge"))
     assert "farran" in s.declared
     key(app, pygame.K_RETURN)
@@ -331,10 +331,10 @@ def test_resolve_with_idle_player_characters_asks(app) -> None:
     # Cancel: back to declaring, the idle ones named, ringed and the first selected
     click(app, top.dialog.cancel_button.rect.center)
     ticks(app, 3)
-    assert app.stack == [play] and s.turn == 1 and play.player is None
-    assert set(play.idle) == {"parwanna", "billin", "cullin", "garran"}
-    assert play.status.startswith("No intent yet:") and "Garran" in play.status
-    assert play.sel.who == play.idle[0]
+    assert app.stack == [play] and s.turn == 1 and play.ctx.player is None
+    assert set(play.ctx.idle) == {"parwanna", "billin", "cullin", "garran"}
+    assert play.ctx.status.startswith("No intent yet:") and "Garran" in play.ctx.status
+    assert play.ctx.sel.who == play.ctx.idle[0]
     # Esc cancels too
     key(app, pygame.K_RETURN)
     assert isinstance(app.stack[-1], ConfirmScreen)
@@ -346,16 +346,16 @@ def test_resolve_with_idle_player_characters_asks(app) -> None:
     top = app.stack[-1]
     click(app, top.dialog.confirm_button.rect.center)
     ticks(app, 3)
-    assert app.stack == [play] and play.player is not None
+    assert app.stack == [play] and play.ctx.player is not None
     key(app, pygame.K_ESCAPE)
     finish_turn(app)
-    assert s.turn == 2 and not play.idle
+    assert s.turn == 2 and not play.ctx.idle
 
 
 def test_resolve_does_not_ask_when_everyone_has_an_intent(app) -> None:
     play = app.play
     for cid in ("parwanna", "billin", "cullin", "farran", "garran"):
-        play.select(cid)
+        play.declaring.select(cid)
         key(app, skill_key(app, "Dodge"))
     key(app, pygame.K_RETURN)
-    assert app.stack == [play] and play.player is not None
+    assert app.stack == [play] and play.ctx.player is not None

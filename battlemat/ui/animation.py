@@ -146,10 +146,10 @@ class Player:
         who = d.get("who")
         if who not in self.positions:
             return None
-        squares = [tuple(p) for p in (d.get("path") or d.get("route") or ())]
-        if d.get("to") is not None and (not squares or squares[-1] != tuple(d["to"])):
-            squares.append(tuple(d["to"]))
-        pts = [self.positions[who]] + [self.center(sq) for sq in squares]  # type: ignore[arg-type]
+        squares = [_xy(p) for p in (d.get("path") or d.get("route") or ())]
+        if d.get("to") is not None and (not squares or squares[-1] != _xy(d["to"])):
+            squares.append(_xy(d["to"]))
+        pts = [self.positions[who]] + [self.center(sq) for sq in squares]
         dur = max(0.3, STEP_SECONDS * (len(pts) - 1))
         self.glides.append(Glide(who, pts, dur))
         st = self.states.get(who)
@@ -166,7 +166,7 @@ class Player:
         if d.get("who") not in self.positions:
             return None
         where = d.get("at") or d.get("to")
-        spot = self.center(tuple(where)) if where is not None else self.positions[d["who"]]  # type: ignore[arg-type]
+        spot = self.center(_xy(where)) if where is not None else self.positions[d["who"]]
         words = {"stopped": f"stops: {d.get('reason', ev.text)} ({d.get('rule', '')})",
                  "collided": ev.text, "jumped": "jump! (M5)"}[ev.type]
         self.effects.append(Effect("flash", spot, text=words, color=theme.ACCENT, duration=1.8))
@@ -210,7 +210,7 @@ class Player:
         """A held foe thrown (M13): its token flies to where it lands, with the words of the event."""
         took = self._on_moved(ev, d)
         if took is not None and d.get("to") is not None:
-            self.effects.append(Effect("flash", self.center(tuple(d["to"])), text=ev.text,  # type: ignore[arg-type]
+            self.effects.append(Effect("flash", self.center(_xy(d["to"])), text=ev.text,
                                        color=theme.BAD, duration=1.6))
         return took
 
@@ -308,3 +308,9 @@ def _along(points: list[tuple[float, float]], k: float) -> tuple[float, float]:
     f = seg - i
     a, b = points[i], points[i + 1]
     return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
+
+
+def _xy(square: Any) -> XY:
+    """A square as an event's data holds it (a list, read back from a save) as a square."""
+    x, y = square
+    return (x, y)

@@ -1,8 +1,9 @@
 """The window: `battlemat play` / `python main.py`. Owns pygame, the GUI manager and the screen stack.
 
 The window's options are battlemat.commands.args.add_play_arguments (no pygame: the CLI builds its
-parser headless); pygame is imported inside `run` and `App`. `--screenshot FILE` renders a few frames with whatever
-video driver is set (the dummy one in CI), saves a PNG and exits 0.
+parser headless); pygame is imported inside `run` and `App`. The window reads its options from one
+`PlayOptions` (options.py), made from the parsed command line once in `run`. `--screenshot FILE`
+renders a few frames with whatever video driver is set (the dummy one in CI), saves a PNG and exits 0.
 """
 
 from __future__ import annotations
@@ -10,15 +11,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 import time
+import traceback
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from battlemat.commands.args import add_play_arguments
+from battlemat.core.errors import BattlematError
+from battlemat.ui.options import PlayOptions
 
-DEFAULT_SIZE = (1280, 800)
 IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
 IDLE_NAP = 0.01  # ... in naps this long, looking for events between them
 RING_PULSES = 6.0  # seconds the selection ring pulses after the last event (then it rests: no frames)
@@ -26,14 +30,6 @@ PANEL_SETTLE = 0.6  # seconds the panels keep being drawn after the pointer was 
 SLOW_PREPARE = 0.4  # seconds of waiting before the window says what takes the time
 
 
-def _size(text: str | None) -> tuple[int, int]:
-    if not text:
-        return DEFAULT_SIZE
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise SystemExit(f"battlemat: --size is WIDTHxHEIGHT like 1280x800, not {text!r}") from None
-    return max(800, w), max(600, h)
 
 
 def _default_encounter() -> Path:
@@ -47,43 +43,42 @@ class WindowClosed(Exception):
 class App:
     """The window and its loop. Tests drive it one frame at a time with `tick()`."""
 
-    def __init__(self, args: argparse.Namespace, prepare: Callable[[], None] | None = None) -> None:
+    def __init__(self, options: PlayOptions, prepare: Callable[[], None] | None = None) -> None:
         """`prepare`: work to do once the window shows and before the game is set up (`run` passes the
         compiled movement search's preparation): it runs in a thread while the window says why it waits."""
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the terminal for our messages
-        import pygame
-        import pygame_gui
+        import pygame  # noqa: PLC0415 - optional dependency: pygame
+        import pygame_gui  # noqa: PLC0415 - optional dependency: pygame
 
-        from battlemat.io.lessons import read_lesson_encounter
-        from battlemat.io.saves import read_save
-        from battlemat.io.tiled import check_pictures
-        from battlemat.ui import theme
-        from battlemat.ui.play import PlayScreen, Services, autosave_for
-        from battlemat.ui.session import Session
+        from battlemat.io.lessons import read_lesson_encounter  # noqa: PLC0415 - start-up time of every command
+        from battlemat.io.saves import read_save  # noqa: PLC0415 - start-up time of every command
+        from battlemat.io.tiled import check_pictures  # noqa: PLC0415 - start-up time of every command
+        from battlemat.ui import theme  # noqa: PLC0415 - optional dependency: pygame
+        from battlemat.ui.context import Services  # noqa: PLC0415 - optional dependency: pygame
+        from battlemat.ui.files import autosave_for  # noqa: PLC0415 - optional dependency: pygame
+        from battlemat.ui.play import PlayScreen  # noqa: PLC0415 - optional dependency: pygame
+        from battlemat.ui.session import Session  # noqa: PLC0415 - optional dependency: pygame
 
         self.pygame = pygame
         # The encounter (or save) is read before any window opens: a bad file gives its message
         # (LoadError, exit 2 from the CLI) without a window flashing up.
-        self.save_dir = Path(getattr(args, "save_dir", None) or Path.home() / ".battlemat")
-        load = getattr(args, "load", None) or getattr(args, "replay", None)
-        encounter = getattr(args, "encounter", None)
-        if encounter and str(encounter).endswith(".json"):
-            load = encounter
+        self.options = options
+        self.save_dir = options.save_dir
+        load, encounter = options.load, options.encounter
         pending: list[Any] = []
-        sides = tuple(getattr(args, "side", None) or ())
         save = read_save(load) if load else None
-        lesson = getattr(args, "lesson", None)  # battlemat learn NAME: a battlemat.lessons.Lesson, read already
+        lesson = options.lesson  # battlemat learn NAME: a battlemat.teach.tutor.Lesson, read already
         path = lesson.encounter_file if lesson else Path(encounter) if encounter else _default_encounter()
         enc = lesson.enc if lesson else None if save is not None else read_lesson_encounter(path)
         if enc is not None and enc.board is not None and enc.map:  # and its pictures, which the board did not need
             check_pictures(path.parent / enc.map)
-        self.headless = bool(getattr(args, "screenshot", None))
+        self.headless = bool(options.screenshot)
         if self.headless:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
         pygame.display.init()
         pygame.font.init()
-        size = _size(getattr(args, "size", None))
+        size = options.size
         flags = 0 if self.headless else pygame.RESIZABLE
         self.screen = pygame.display.set_mode(size, flags)
         self.size = size
@@ -93,13 +88,13 @@ class App:
             self._wait_for(prepare, title)
         # The game: the NPCs plan their first turn with the movement search, which is ready now.
         if save is not None:
-            session, pending = Session.from_save(save, load, replay=bool(getattr(args, "replay", None)),
+            session, pending = Session.from_save(save, load, replay=options.replay,
                                                  autosave=autosave_for(self.save_dir, save.encounter))
             if session.has_map and session.enc.map:
                 check_pictures(session.path.parent / session.enc.map)
         elif lesson is None:
-            session = Session(path, seed=getattr(args, "seed", None), dice=getattr(args, "dice", None),
-                              pc_sides=sides, autosave=autosave_for(self.save_dir, path), enc=enc)
+            session = Session(path, seed=options.seed, dice=options.dice, pc_sides=options.sides,
+                              autosave=autosave_for(self.save_dir, path), enc=enc)
         pygame.key.set_repeat(350, 40)
         self.manager = pygame_gui.UIManager(size, theme.gui_theme(1.0 if size[0] < 1600 else 1.15))
         with warnings.catch_warnings():  # some are already loaded by the theme; preload the rest
@@ -112,7 +107,7 @@ class App:
 
         self.play: PlayScreen
         if lesson is not None:
-            from battlemat.ui.lesson import LessonScreen, LessonSession
+            from battlemat.ui.lesson import LessonScreen, LessonSession  # noqa: PLC0415 - optional dependency: pygame
 
             self.play = LessonScreen(LessonSession(lesson), services, size)
         else:
@@ -121,9 +116,9 @@ class App:
             self.play.pending = list(pending)
             self.play._fill_from_replay()
             self.play.refresh_panels()
-        if getattr(args, "gm", False):
+        if options.gm:
             self.play.command("gm")
-        if getattr(args, "overlay", None) == "teaching":
+        if options.overlay == "teaching":
             self.play.command("teach")
         self.stack: list[Any] = [self.play]
         self.clock = pygame.time.Clock()
@@ -141,8 +136,6 @@ class App:
         """Run `task` in a thread while the window shows a word about the wait (the first launch
         compiles the movement search: many seconds, once). Raises WindowClosed if the window is
         closed meanwhile."""
-        import threading
-
         pygame = self.pygame
         failed: list[BaseException] = []
 
@@ -165,7 +158,7 @@ class App:
 
     def _draw_waiting(self, title: str, waited: float) -> None:
         """The wait in words: the title at once; after a moment, what takes the time."""
-        from battlemat.ui import theme
+        from battlemat.ui import theme  # noqa: PLC0415 - optional dependency: pygame
 
         screen = self.screen
         screen.fill(theme.BG)
@@ -188,7 +181,7 @@ class App:
         Returns an exit code when the app should stop. Without `dt` (the real loop) an idle window
         sleeps until an event comes or `IDLE_WAIT` passes; tests give `dt` and never wait."""
         pygame = self.pygame
-        from battlemat.ui.screens import apply
+        from battlemat.ui.screens import apply  # noqa: PLC0415 - optional dependency: pygame
 
         if dt is None:
             events = self._wait_events()
@@ -202,8 +195,8 @@ class App:
                 self.resize(self._event_size(event))
                 continue
             if event.type in (pygame.MOUSEMOTION, pygame.MOUSEWHEEL, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-                pos = getattr(event, "pos", None) or self.play.mouse
-                if not self.play.frame.board.collidepoint(pos) or event.type == pygame.MOUSEWHEEL:
+                pos = getattr(event, "pos", None) or self.play.ctx.mouse
+                if not self.play.ctx.frame.board.collidepoint(pos) or event.type == pygame.MOUSEWHEEL:
                     self._pointer_on_panels = time.monotonic()
             consumed = self.manager.process_events(event)
             code = apply(self.stack, self.stack[-1].on_event(event, consumed))
@@ -259,7 +252,8 @@ class App:
 
     def _event_size(self, event: Any) -> tuple[int, int]:
         if event.type == self.pygame.VIDEORESIZE:
-            return tuple(event.size)  # type: ignore[return-value]
+            w, h = event.size
+            return w, h
         return event.x, event.y
 
     def draw(self, area: Any = None) -> None:
@@ -279,9 +273,9 @@ class App:
         tooltips), none of our own widget changes (ui_epoch) and the widgets' images and places are
         the same as last frame. The board draws only inside its own rectangle, so the old panel
         pixels stay valid. Otherwise the panels are painted and drawn afresh. True if they were."""
-        from battlemat.ui.panels import paint_frame
+        from battlemat.ui.panels import paint_frame  # noqa: PLC0415 - optional dependency: pygame
 
-        f = self.play.frame
+        f = self.play.ctx.frame
         visible = self.manager.get_sprite_group().visible
         rects = [bd[1] for bd in visible if bd[0].get_width() and bd[0].get_height()]  # containers draw nothing
         sig = (self.play.ui_epoch, tuple((id(bd[0]), tuple(bd[1])) for bd in visible))
@@ -321,8 +315,6 @@ class App:
         """The loop. A bug in one frame is reported and the game goes on (nothing is lost: the
         match only changes through resolve, and every resolved turn is autosaved); a bug that
         repeats every frame stops the window with exit code 1 instead of spinning."""
-        import traceback
-
         failures = 0
         while True:
             try:
@@ -331,8 +323,8 @@ class App:
             except Exception as exc:  # noqa: BLE001 - keep the GM's game alive
                 failures += 1
                 traceback.print_exc()
-                self.play.set_status(f"Internal error (see the terminal): {exc}", (232, 86, 86))
-                self.play.player = None
+                self.play.ctx.set_status(f"Internal error (see the terminal): {exc}", (232, 86, 86))
+                self.play.ctx.player = None
                 if failures > 30:
                     print("battlemat: the window keeps failing; stopping (your last turn is autosaved)",
                           file=sys.stderr)
@@ -342,77 +334,86 @@ class App:
                 return code
 
     def close(self) -> None:
-        from battlemat.ui import theme
+        from battlemat.ui import overlays, theme, tokens  # noqa: PLC0415 - optional dependency: pygame
 
         theme.forget_fonts()
+        tokens.forget_sprites()
+        overlays.forget_labels()
         self.pygame.quit()
 
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of `battlemat play`: the window, or a headless screenshot with --screenshot."""
-    from battlemat.core import movement
+    from battlemat.core import movement  # noqa: PLC0415 - start-up time of every command
 
+    options = PlayOptions.from_namespace(args)
     try:
-        app = App(args, prepare=movement.prepare)  # the compiled reach search, while the window says so
+        app = App(options, prepare=movement.prepare)  # the compiled reach search, while the window says so
     except WindowClosed:
-        import pygame
+        import pygame  # noqa: PLC0415 - optional dependency: pygame
 
         pygame.quit()
         return 0
     try:
-        shot = getattr(args, "screenshot", None)
-        if not shot:
+        if not options.screenshot:
             return app.run()
-        select, use = getattr(args, "select", None), getattr(args, "use", None)
-        if select:
-            if select not in app.play.enc.by_id:
-                print(f"battlemat: --select {select!r}: no such character; use one of "
-                      f"{', '.join(app.play.enc.by_id)}", file=sys.stderr)
-                return 2
-            app.play.gm_mode = app.play.gm_mode or not app.play.session.is_pc(select)
-            app.play.select(select)
-            if use:
-                try:
-                    half = app.play.enc.rules.half(use).name  # "item" is a half of the rules data too
-                except Exception as exc:  # noqa: BLE001 - report the rules' own words
-                    from battlemat.io.names import did_you_mean
-
-                    halves = list(app.play.enc.rules.halves)
-                    print(f"battlemat: --use {use!r}: {exc}. Fix: {did_you_mean(use, halves)}use a skill half: "
-                          f"{', '.join(halves)}", file=sys.stderr)
-                    return 2
-                app.play.choose_skill(half)
-                target = getattr(args, "target", None)
-                if target:
-                    if target not in app.play.enc.by_id:
-                        print(f"battlemat: --target {target!r}: no such character; use one of "
-                              f"{', '.join(app.play.enc.by_id)}", file=sys.stderr)
-                        return 2
-                    app.play.set_target(target)
-        if getattr(args, "predict", False):
-            app.play.command("predict")
-        for _ in range(max(1, int(getattr(args, "frames", 3) or 1))):
-            app.tick(1 / 60)
-        if select:  # hover the target (its forecast card), or the farthest reachable square (the route)
-            _hover_for_screenshot(app, getattr(args, "target", None))
-            app.tick(1 / 60)
-        app.screenshot(Path(shot))
-        print(f"screenshot saved: {shot}")
-        return 0
+        return _screenshot(app, options, options.screenshot)
     finally:
         app.close()
 
 
+def _screenshot(app: App, options: PlayOptions, shot: str) -> int:
+    """--screenshot: the window as the options set it up (a selection, its skill and target, the
+    predicted turn), a few frames, then the pointer on what the selection shows; 2 for a bad option."""
+    play, select, use, target = app.play, options.select, options.use, options.target
+    enc = play.ctx.enc
+    if select:
+        if select not in enc.by_id:
+            print(f"battlemat: --select {select!r}: no such character; use one of "
+                  f"{', '.join(enc.by_id)}", file=sys.stderr)
+            return 2
+        play.ctx.gm_mode = play.ctx.gm_mode or not play.session.is_pc(select)
+        play.declaring.select(select)
+        if use:
+            try:
+                half = enc.rules.half(use).name  # "item" is a half of the rules data too
+            except BattlematError as exc:  # report the rules' own words
+                from battlemat.io.names import did_you_mean  # noqa: PLC0415 - start-up time of every command
+
+                halves = list(enc.rules.halves)
+                print(f"battlemat: --use {use!r}: {exc}. Fix: {did_you_mean(use, halves)}use a skill half: "
+                      f"{', '.join(halves)}", file=sys.stderr)
+                return 2
+            play.declaring.choose_skill(half)
+            if target:
+                if target not in enc.by_id:
+                    print(f"battlemat: --target {target!r}: no such character; use one of "
+                          f"{', '.join(enc.by_id)}", file=sys.stderr)
+                    return 2
+                play.declaring.set_target(target)
+    if options.predict:
+        play.command("predict")
+    for _ in range(options.frames):
+        app.tick(1 / 60)
+    if select:  # hover the target (its forecast card), or the farthest reachable square (the route)
+        _hover_for_screenshot(app, target)
+        app.tick(1 / 60)
+    app.screenshot(Path(shot))
+    print(f"screenshot saved: {shot}")
+    return 0
+
+
 def _hover_for_screenshot(app: App, target: str | None) -> None:
     play = app.play
+    ctx = play.ctx
     sq = play.session.position(target) if target else None
     if sq is None:
-        rc = play.current_reach()
+        rc = play.declaring.current_reach()
         if rc is None or not rc.costs:
             return
         sq = max(rc.costs, key=lambda s: (rc.costs[s], s))
-    sx, sy = play.cam.to_screen(*play.layout.center(sq))
-    play.mouse = (round(sx), round(sy))
+    sx, sy = ctx.cam.to_screen(*ctx.layout.center(sq))
+    ctx.mouse = (round(sx), round(sy))
 
 
 def main(argv: list[str] | None = None) -> int:

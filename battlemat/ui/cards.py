@@ -6,6 +6,7 @@ board view, so it never covers the side panel.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from battlemat.core.events import Event
 from battlemat.core.rating import Rating
 from battlemat.core.state import CharacterState
 from battlemat.ui import theme
-from battlemat.ui.predict import Prediction
+from battlemat.ui.forecast import AttackForecast
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ SECRET_DEFENSE = (
 )
 
 
-def prediction_lines(enc: Encounter, p: Prediction, dice: str = "none") -> list[Line]:
+def forecast_lines(enc: Encounter, p: AttackForecast, dice: str = "none") -> list[Line]:
     """The card of a hovered attack, as the turn resolved with what is known tells it: the group that
     forms after movement (S7) and what meets it, or why the attack comes to nothing; conditional on
     the secret intents it assumed (each stays where it is and does nothing)."""
@@ -115,7 +116,7 @@ def prediction_lines(enc: Encounter, p: Prediction, dice: str = "none") -> list[
     return lines
 
 
-def _failed_lines(enc: Encounter, p: Prediction, failed: Event) -> list[Line]:
+def _failed_lines(enc: Encounter, p: AttackForecast, failed: Event) -> list[Line]:
     """Why the attack comes to nothing, in the event's words; a secret target out of reach after
     movement is flagged: only its coming closer would bring the attack about."""
     target = enc.by_id[p.target].name
@@ -173,3 +174,32 @@ def draw_card(screen: pygame.Surface, lines: Sequence[Line], anchor: tuple[int, 
         y += s.get_height() + 1
     screen.set_clip(clip)
     return rect
+
+
+@dataclass
+class ShownCard:
+    """A card drawn this frame or held under the pointer: what and where, and when it was drawn."""
+
+    lines: list[Line]
+    anchor: tuple[int, int]
+    bounds: pygame.Rect
+    max_width: int
+    rect: pygame.Rect
+    at: float
+    held: bool = False
+
+
+@dataclass
+class CardMemory:
+    """The cards of the board: the one drawn by this frame's hover (`drawn`) and the one shown last,
+    which may hold still under the pointer (`card`, battlemat.ui.aids), so its rule IDs can be hovered."""
+
+    card: ShownCard | None = None
+    drawn: ShownCard | None = None
+
+    def draw(self, surface: pygame.Surface, lines: Sequence[Line], anchor: tuple[int, int], bounds: pygame.Rect,
+             max_width: int = 420) -> pygame.Rect:
+        """draw_card, remembered: the pointer may move onto the card to hover its rule IDs."""
+        rect = draw_card(surface, lines, anchor, bounds, max_width)
+        self.drawn = ShownCard(list(lines), anchor, bounds.copy(), max_width, rect, time.monotonic())
+        return rect

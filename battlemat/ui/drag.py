@@ -15,7 +15,7 @@ a rule refuses are the movement module's Steps and Refusals.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -30,9 +30,11 @@ from battlemat.core.movement.results import off_line
 from battlemat.types import XY, CharId
 from battlemat.ui import input as keys
 from battlemat.ui import overlays, theme
+from battlemat.ui.boardview import BoardView, Layer
 from battlemat.ui.cards import Line, draw_card
-from battlemat.ui.preview import sticky_uses
-from battlemat.ui.state import ScreenState
+from battlemat.ui.context import PlayContext
+from battlemat.ui.declaring import Declaring
+from battlemat.ui.move_preview import sticky_uses
 
 WAYPOINT_COLOR = (120, 220, 255)
 
@@ -157,33 +159,36 @@ class Refused:
     why: movement.Refusal
 
 
-class Dragging(ScreenState):
-    """The play screen's token dragging: the gesture, the ruler, the drop."""
+class Dragging(Layer):
+    """The play screen's token dragging: the gesture, the ruler, the drop. A layer of the board view:
+    the ruler over the plans, its card (or a refused drop's) instead of the board's hover. A press
+    that never moved is a click (`click`, the play screen's)."""
 
-    drag: Drag | None = None
-    refused: Refused | None = None
+    def __init__(self, ctx: PlayContext, board: BoardView, declaring: Declaring,
+                 click: Callable[[tuple[int, int]], None]) -> None:
+        self.ctx = ctx
+        self.board = board
+        self.declaring = declaring
+        self.click = click
+        self.drag: Drag | None = None
+        self.refused: Refused | None = None
 
-    # Provided by the other parts (which come before this one in the play screen's bases).
-    def click(self, pos: tuple[int, int]) -> None:
-        raise NotImplementedError
+    def holds_pointer(self) -> bool:
+        return self.token_dragged()
 
-    def set_destination(self, sq: XY) -> None:
-        raise NotImplementedError
+    def over_plans(self, surface: pygame.Surface) -> None:
+        if self.token_dragged():
+            self.draw_ruler(surface)
 
-    def commit(self) -> None:
-        raise NotImplementedError
-
-    def token_under(self, pos: tuple[int, int]) -> CharId | None:
-        raise NotImplementedError
-
-    def square_under(self, pos: tuple[int, int]) -> XY | None:
-        raise NotImplementedError
+    def hover(self, surface: pygame.Surface) -> bool:
+        return self.draw_drag_hover(surface)
 
     # -- the gesture -----------------------------------------------------------------------------
     def drag_press(self, pos: tuple[int, int]) -> bool:
         """A left press on the selected character's token, with a skill picked, may start a drag."""
-        who = self.sel.who
-        if self.player is not None or who is None or self.sel.draft is None or self.token_under(pos) != who:
+        sel = self.ctx.sel
+        who = sel.who
+        if self.ctx.player is not None or who is None or sel.draft is None or self.board.token_under(pos) != who:
             return False
         self.drag = Drag(who, pos)
         return True
@@ -243,20 +248,20 @@ class Dragging(ScreenState):
 
     def cancel_drag(self) -> None:
         self.drag = None
-        self.set_status("Move not changed (drag cancelled).", theme.TEXT)
+        self.ctx.set_status("Move not changed (drag cancelled).", theme.TEXT)
 
     def add_waypoint(self) -> None:
         """Pin the square under the pointer, when the skill lets the mover choose its path."""
         d = self.drag
         assert d is not None
-        sq = self.square_under(self.mouse)
+        sq = self.board.square_under(self.ctx.mouse)
         found = self._mover()
         if sq is None or found is None:
             return
-        why = waypoint_refusal(self.enc, found[0])
+        why = waypoint_refusal(self.ctx.enc, found[0])
         if why is not None:
             d.note = why
-            self.set_status(f"No waypoints: {tagged(why.why, why.rule)}", theme.BAD)
+            self.ctx.set_status(f"No waypoints: {tagged(why.why, why.rule)}", theme.BAD)
             return
         if sq != found[0].at and (not d.waypoints or d.waypoints[-1] != sq):  # a held Shift repeats
             d.waypoints.append(sq)
@@ -268,23 +273,23 @@ class Dragging(ScreenState):
 
     # -- the ruler -------------------------------------------------------------------------------
     def _mover(self) -> tuple[Any, Any] | None:
-        d, who = self.sel.draft, self.sel.who
+        d, who = self.ctx.sel.draft, self.ctx.sel.who
         if d is None or who is None:
             return None
-        visible = {c: it for c, it in self.session.declared.items() if self.visible_intent(c) and c != who}
-        return mover_and_context(self.enc, self.session.chars_view(), d, visible, self.session.match.memory)
+        visible = {c: it for c, it in self.ctx.session.declared.items() if self.ctx.visible_intent(c) and c != who}
+        return mover_and_context(self.ctx.enc, self.ctx.session.chars_view(), d, visible, self.ctx.session.match.memory)
 
     def ruler_at(self, sq: XY, waypoints: tuple[XY, ...] = ()) -> Ruler | None:
         """The ruler for the selected character's draft dropped on `sq` after `waypoints`."""
         found = self._mover()
         if found is None:
             return None
-        return measure(self.enc, self.session.board, found[0], found[1], sq, waypoints)
+        return measure(self.ctx.enc, self.ctx.session.board, found[0], found[1], sq, waypoints)
 
     def _measure(self) -> None:
         d = self.drag
         assert d is not None
-        sq = self.square_under(self.mouse)
+        sq = self.board.square_under(self.ctx.mouse)
         if sq is None:
             d.ruler = None
             return
@@ -293,26 +298,26 @@ class Dragging(ScreenState):
         r = d.ruler
         if r is not None:
             words = ruler_words(r)
-            self.set_status(words[0] + (f" - {words[-1]}" if len(words) > 1 else ""),
+            self.ctx.set_status(words[0] + (f" - {words[-1]}" if len(words) > 1 else ""),
                             theme.BAD if r.refusal else theme.GOOD)
 
     def _drop(self, d: Drag, pos: tuple[int, int]) -> None:
         """Declare the move the ruler showed, as a click on the square would; or say why not."""
-        sq = self.square_under(pos)
-        draft = self.sel.draft
-        if sq is None or self.player is not None or self.sel.who != d.who or draft is None:
-            self.set_status("Move not changed (dropped off the board).", theme.TEXT)
+        sq = self.board.square_under(pos)
+        draft = self.ctx.sel.draft
+        if sq is None or self.ctx.player is not None or self.ctx.sel.who != d.who or draft is None:
+            self.ctx.set_status("Move not changed (dropped off the board).", theme.TEXT)
             return
         r = self.ruler_at(sq, tuple(d.waypoints))
         if r is not None and r.refusal is not None:
             self.refused = Refused(pos, sq, r.refusal)
-            self.set_status(refused_words(sq, r.refusal), theme.BAD)
+            self.ctx.set_status(refused_words(sq, r.refusal), theme.BAD)
             return
         if not d.waypoints or r is None:
-            self.set_destination(sq)  # exactly what a click on the square does
+            self.declaring.set_destination(sq)  # exactly what a click on the square does
             return
-        self.sel.draft = replace(draft, to=sq if r.path else None, path=r.path)
-        self.commit()
+        self.ctx.sel.draft = replace(draft, to=sq if r.path else None, path=r.path)
+        self.declaring.commit()
 
     # -- drawing ---------------------------------------------------------------------------------
     def draw_ruler(self, surface: pygame.Surface) -> None:
@@ -320,7 +325,7 @@ class Dragging(ScreenState):
         d = self.drag
         if d is None or d.ruler is None:
             return
-        r, cam, lay = d.ruler, self.cam, self.layout
+        r, cam, lay = d.ruler, self.ctx.cam, self.ctx.layout
         route = r.route
         color = theme.BAD if r.refusal is not None else theme.ROUTE
         jumps = tuple(o for s in route.jumps for o in s.over)
@@ -352,13 +357,13 @@ class Dragging(ScreenState):
             self.draw_ruler_card(surface)
             return True
         no = self.refused
-        if no is None or no.pos != self.mouse or self.player is not None:
+        if no is None or no.pos != self.ctx.mouse or self.ctx.player is not None:
             self.refused = None
             return False
-        overlays.square_outline(surface, self.cam, self.layout, no.at, theme.BAD, 3)
-        draw_card(surface, [Line(f"Refused [{no.why.rule}]", theme.BAD, True), Line(no.why.why)], self.mouse,
-                  self.frame.board, 360)
-        self.set_status(refused_words(no.at, no.why), theme.BAD)
+        overlays.square_outline(surface, self.ctx.cam, self.ctx.layout, no.at, theme.BAD, 3)
+        draw_card(surface, [Line(f"Refused [{no.why.rule}]", theme.BAD, True), Line(no.why.why)], self.ctx.mouse,
+                  self.ctx.frame.board, 360)
+        self.ctx.set_status(refused_words(no.at, no.why), theme.BAD)
         return True
 
     def draw_ruler_card(self, surface: pygame.Surface) -> None:
@@ -370,15 +375,15 @@ class Dragging(ScreenState):
             lines.append(Line("Drop on a square of the map (Esc cancels)", theme.TEXT_DIM))
         else:
             words = ruler_words(d.ruler)
-            name = self.enc.by_id[d.who].name
-            use = self.sel.draft.use if self.sel.draft is not None else ""
+            name = self.ctx.enc.by_id[d.who].name
+            use = self.ctx.sel.draft.use if self.ctx.sel.draft is not None else ""
             lines.append(Line(f"{name} ({use}): {words[0]}", theme.BAD if d.ruler.refusal else theme.GOOD, True))
             lines += [Line(w, theme.BAD if i == len(words) - 2 and d.ruler.refusal else theme.TEXT)
                       for i, w in enumerate(words[1:])]
         if d.note is not None:
             lines.append(Line(f"No waypoints: {tagged(d.note.why, d.note.rule)}", theme.ACCENT))
         lines += [Line(h, theme.TEXT_DIM, size=12) for h in keys.DRAG_HELP]
-        draw_card(surface, lines, self.mouse, self.frame.board, 460)
+        draw_card(surface, lines, self.ctx.mouse, self.ctx.frame.board, 460)
 
 
 def tagged(words: str, rule: str) -> str:

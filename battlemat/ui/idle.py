@@ -10,41 +10,39 @@ from __future__ import annotations
 import html
 import math
 import time
-from typing import Any
+from collections.abc import Callable
 
 import pygame
 
 from battlemat.types import CharId
 from battlemat.ui import theme
+from battlemat.ui.context import PlayContext
+from battlemat.ui.declaring import Declaring
 from battlemat.ui.screens import Action, ConfirmScreen, Push, Question
-from battlemat.ui.state import ScreenState
 
 
-class AskIdle(ScreenState):
-    """The play screen's part that asks before resolving with idle player characters."""
+class AskIdle:
+    """The play screen's part that asks before resolving with idle player characters (`ctx.idle`:
+    the ones it named). `resolve_now` is the play screen's."""
 
-    idle: tuple[CharId, ...]
-    manager: Any  # the GUI manager (PlayScreen's)
-
-    def resolve_now(self) -> None:  # provided by PlayScreen
-        raise NotImplementedError
-
-    def select(self, cid: CharId | None) -> None:  # provided by Declaring
-        raise NotImplementedError
+    def __init__(self, ctx: PlayContext, declaring: Declaring, resolve_now: Callable[[], None]) -> None:
+        self.ctx = ctx
+        self.declaring = declaring
+        self.resolve_now = resolve_now
 
     def idle_pcs(self) -> list[CharId]:
         """Player characters still standing (not defeated, not fled) with no intent this turn."""
-        s = self.session
+        s = self.ctx.session
         return [c for c in s.active() if s.is_pc(c) and c not in s.declared]
 
     def ask_or_resolve(self) -> Action | None:
         idle = self.idle_pcs()
-        if not idle or self.session.following_record():
+        if not idle or self.ctx.session.following_record():
             self.resolve_now()
             return None
-        s = self.session
+        s = self.ctx.session
         pcs = [c for c in s.active() if s.is_pc(c)]
-        names = ", ".join(html.escape(self.enc.by_id[c].name) for c in idle)
+        names = ", ".join(html.escape(self.ctx.enc.by_id[c].name) for c in idle)
         have = "has" if len(idle) == 1 else "have"
         dim = "#{:02x}{:02x}{:02x}".format(*theme.TEXT_DIM[:3])
         question = Question(
@@ -54,30 +52,30 @@ class AskIdle(ScreenState):
             f"<font color='{dim}'>Enter or Resolve plays the turn; "
             "Esc or Cancel goes back to declaring.</font>",
             "Resolve")
-        return Push(ConfirmScreen(self.manager, self.frame.board, question,
+        return Push(ConfirmScreen(self.ctx.manager, self.ctx.frame.board, question,
                                   self.resolve_now, lambda: self.show_idle(idle)))
 
     def show_idle(self, idle: list[CharId]) -> None:
         """Back to declaring: the first idle one selected, all of them ringed and named."""
-        self.idle = tuple(idle)
-        self.select(idle[0])
-        names = ", ".join(self.enc.by_id[c].name for c in idle)
-        self.set_status(f"No intent yet: {names} - Tab goes through your characters; Enter resolves.", theme.ACCENT)
+        self.ctx.idle = tuple(idle)
+        self.declaring.select(idle[0])
+        names = ", ".join(self.ctx.enc.by_id[c].name for c in idle)
+        self.ctx.set_status(f"No intent yet: {names} - Tab goes through your characters; Enter resolves.", theme.ACCENT)
 
-    def draw_idle(self, surface: pygame.Surface) -> None:
+    def draw(self, surface: pygame.Surface) -> None:
         """A pulsing ring around each idle character the player was told about, until it declares."""
-        if self.player is not None or not self.idle:
+        if self.ctx.player is not None or not self.ctx.idle:
             return
-        s = self.session
+        s = self.ctx.session
         pulse = 0.5 + 0.5 * math.sin(time.monotonic() * 5)
-        radius = self.layout.cell * self.cam.zoom * (0.55 + 0.06 * pulse)
+        radius = self.ctx.layout.cell * self.ctx.cam.zoom * (0.55 + 0.06 * pulse)
         clip = surface.get_clip()
-        surface.set_clip(self.frame.board)
-        for cid in self.idle:
+        surface.set_clip(self.ctx.frame.board)
+        for cid in self.ctx.idle:
             sq = s.position(cid)
             if cid in s.declared or not s.state[cid].active or sq is None:
                 continue
-            x, y = self.cam.to_screen(*self.layout.center(sq))
+            x, y = self.ctx.cam.to_screen(*self.ctx.layout.center(sq))
             pygame.draw.circle(surface, theme.ACCENT, (round(x), round(y)), round(radius), 3)
             tag = theme.text("no intent", 12, theme.ACCENT, bold=True)
             surface.blit(tag, tag.get_rect(midbottom=(round(x), round(y - radius - 8))))

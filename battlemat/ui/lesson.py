@@ -4,7 +4,7 @@ The learner plays a lesson's steps through the normal window: selecting, skill k
 Enter. `LessonSession` is the session with the lesson's gate on the one door (`declare`): a
 declaration that is not the step's is refused with the reason and the expected intent, the NPCs
 declare the step's scripted intents, and after the turn the step's events are picked as pointers
-(battlemat.lessons). `LessonScreen` adds the lesson panel under the board (step text, step k of n,
+(battlemat.teach.tutor). `LessonScreen` adds the lesson panel under the board (step text, step k of n,
 Next and Retry) and draws the pointers on the map: the squares and tokens each event concerns,
 numbered, with the rule ID and title from the rules data; the panel gives each one line.
 """
@@ -23,14 +23,14 @@ from pygame_gui.elements import UIButton, UIPanel, UITextBox
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.events import Event
 from battlemat.core.intents import Intent
-from battlemat.lessons import Lesson, Pointer, Step, judge, pointers, unfinished
-from battlemat.types import CharId
+from battlemat.teach.tutor import Lesson, Pointer, Step, judge, pointers, unfinished
 from battlemat.ui import overlays, theme
 from battlemat.ui.cards import Line
-from battlemat.ui.play import PlayScreen, Services
+from battlemat.ui.context import Selection, Services
+from battlemat.ui.play import PlayScreen
 from battlemat.ui.screens import Action
 from battlemat.ui.session import Session
-from battlemat.ui.state import Selection
+from battlemat.ui.timeline import TimeTravel
 
 PANEL_H = 190  # pixels of the lesson panel under the board
 POINTER = (255, 214, 90)  # the colour of the squares and tokens a pointer highlights
@@ -172,28 +172,38 @@ def panel_html(session: LessonSession) -> str:
 
 
 class LessonScreen(PlayScreen):
-    """The play screen in lesson mode."""
-
-    session: LessonSession
+    """The play screen in lesson mode: the learner declares for its side only (the lesson declares for
+    the NPCs), no timeline (a lesson moves by its steps)."""
 
     def __init__(self, session: LessonSession, services: Services, size: tuple[int, int]) -> None:
         self.lesson_panel: LessonPanel | None = None
         self.pointer_tags: list[tuple[pygame.Rect, Pointer]] = []  # where each pointer's tag was drawn
         super().__init__(session, services, size)
-        self.gm_mode = False
+        self.ctx.gm_mode = False
+        self.ctx.gm_edits = False
         self.aids.legend = False  # the small boards would sit under it; the pointers explain instead (L shows it)
         self.refresh_panels()
         self._step_status()
+
+    @property
+    def session(self) -> LessonSession:
+        s = self.ctx.session
+        assert isinstance(s, LessonSession)
+        return s
+
+    def time_travel(self) -> TimeTravel:
+        return LessonTime(self.ctx, self.timeline, self._log_intro)
 
     # -- layout --------------------------------------------------------------------------------
     def resize(self, size: tuple[int, int]) -> None:
         """The play screen's layout with the board shortened by the lesson panel, which sits under it."""
         super().resize(size)
-        b = self.frame.board
+        ctx = self.ctx
+        b = ctx.frame.board
         board = pygame.Rect(b.x, b.y, b.width, max(120, b.height - PANEL_H))
-        self.frame = replace(self.frame, board=board)
-        self.cam.set_view(board.x, board.y, board.width, board.height)
-        self.cam.fit(self.art.width, self.art.height)
+        ctx.frame = replace(ctx.frame, board=board)
+        ctx.cam.set_view(board.x, board.y, board.width, board.height)
+        ctx.cam.fit(ctx.art.width, ctx.art.height)
         if self.lesson_panel is not None:
             self.lesson_panel.kill()
         self.lesson_panel = LessonPanel(self.manager, pygame.Rect(b.x, board.bottom, b.width, b.bottom - board.bottom))
@@ -209,32 +219,32 @@ class LessonScreen(PlayScreen):
         if self.lesson_panel is None:
             return
         last = s.step_index == len(s.lesson.steps) - 1
-        self.lesson_panel.show(panel_html(s), s.played and not s.complete and self.player is None,
+        self.lesson_panel.show(panel_html(s), s.played and not s.complete and self.ctx.player is None,
                                "Done" if last and s.played else "Next")
 
     def _step_status(self) -> None:
         s = self.session
-        self.set_status(f"Lesson step {s.step_index + 1} of {len(s.lesson.steps)}: {s.step.text}", theme.TEXT)
+        self.ctx.set_status(f"Lesson step {s.step_index + 1} of {len(s.lesson.steps)}: {s.step.text}", theme.TEXT)
 
     # -- the lesson's controls ------------------------------------------------------------------
     def next_step(self) -> None:
-        if self.player is not None:
+        if self.ctx.player is not None:
             return
         if self.session.next_step():
-            self.sel = Selection()
+            self.ctx.sel = Selection()
             self._step_status()
         elif self.session.complete:
-            self.set_status(f"Lesson complete: {self.session.lesson.title}. Restart plays it again.", theme.GOOD)
+            self.ctx.set_status(f"Lesson complete: {self.session.lesson.title}. Restart plays it again.", theme.GOOD)
         self.refresh_panels()
 
     def retry(self, from_start: bool = False) -> None:
-        if self.player is not None:
+        if self.ctx.player is not None:
             return
         self.session.retry(from_start)
-        self.relog()  # the log as it stood at the start of the step
-        self.sel = Selection()
-        self.ghost = None
-        self.victory_shown = False
+        self.time.relog()  # the log as it stood at the start of the step
+        self.ctx.sel = Selection()
+        self.ctx.ghost = None
+        self.ctx.victory_shown = False
         self._step_status()
         self.refresh_panels()
 
@@ -265,12 +275,12 @@ class LessonScreen(PlayScreen):
         self.refresh_lesson()  # a refused Enter says in the panel what the step waits for
 
     def _finish_turn(self) -> Action | None:
-        self.victory_shown = True  # a lesson's last step may end the combat: the panel says it is complete
+        self.ctx.victory_shown = True  # a lesson's last step may end the combat: the panel says it is complete
         action = super()._finish_turn()
         s = self.session
         if s.pointers:
             rules = ", ".join(dict.fromkeys(p.rule for p in s.pointers))
-            self.set_status(f"Step {s.step_index + 1} played: the marks on the map show the rules behind it "
+            self.ctx.set_status(f"Step {s.step_index + 1} played: the marks on the map show the rules behind it "
                             f"({rules}). Next goes on.", theme.GOOD)
         self.refresh_lesson()
         return action
@@ -278,10 +288,10 @@ class LessonScreen(PlayScreen):
     # -- the pointers on the map ----------------------------------------------------------------
     def on_draw(self, surface: pygame.Surface) -> None:
         super().on_draw(surface)
-        if self.player is not None:
+        if self.ctx.player is not None:
             return
         clip = surface.get_clip()
-        surface.set_clip(self.frame.board)
+        surface.set_clip(self.ctx.frame.board)
         if self.session.played:
             self.draw_pointers(surface, self.session.pointers)
         else:
@@ -296,10 +306,10 @@ class LessonScreen(PlayScreen):
             for sq in w.to or ():
                 if it is not None and it.to is not None and tuple(it.to) == sq:
                     continue
-                poly = [self.cam.to_screen(*p) for p in self.layout.polygon(sq)]
+                poly = [self.ctx.cam.to_screen(*p) for p in self.ctx.layout.polygon(sq)]
                 for a, b in zip(poly, poly[1:] + poly[:1], strict=True):
                     overlays.dashed_line(surface, theme.ACCENT, a, b, 3, 8)
-                x, y = self.cam.to_screen(*self.layout.center(sq))
+                x, y = self.ctx.cam.to_screen(*self.ctx.layout.center(sq))
                 tag = theme.text("here", 12, theme.ACCENT, bold=True)
                 surface.blit(tag, tag.get_rect(center=(round(x), round(y))))
 
@@ -308,7 +318,7 @@ class LessonScreen(PlayScreen):
         title (the rules data's) above its square (the end of a move, else the first it names); a tag
         that would cover another moves up (or down at the top of the board). Hovering a tag shows the
         rule's line and the event's words in a card."""
-        lay, cam = self.layout, self.cam
+        lay, cam = self.ctx.layout, self.ctx.cam
         zoom_cell = lay.cell * cam.zoom
         placed: list[pygame.Rect] = []
         hovered: Pointer | None = None
@@ -325,55 +335,55 @@ class LessonScreen(PlayScreen):
                 continue
             anchor = p.squares[-1] if p.event.type in ("moved", "jumped", "thrown") else p.squares[0]
             x, y = cam.to_screen(*lay.center(anchor))
-            entry = self.enc.rules.entries.get(p.rule)
+            entry = self.ctx.enc.rules.entries.get(p.rule)
             tag = theme.text(f"{i}  {p.rule}" + (f" {entry.title}" if entry is not None else ""), 14,
                              (20, 20, 24), bold=True)
             box = tag.get_rect(midbottom=(round(x), round(y - zoom_cell * 0.5 - 4))).inflate(10, 6)
-            box.clamp_ip(self.frame.board)
+            box.clamp_ip(self.ctx.frame.board)
             step = -(box.height + 3)
             while any(box.colliderect(r) for r in placed):
                 box.move_ip(0, step)
-                if box.top < self.frame.board.top:  # no room above: try below the anchor instead
+                if box.top < self.ctx.frame.board.top:  # no room above: try below the anchor instead
                     box.top, step = round(y + zoom_cell * 0.5 + 4), box.height + 3
-                    if box.bottom > self.frame.board.bottom:
+                    if box.bottom > self.ctx.frame.board.bottom:
                         break
             placed.append(box)
             pygame.draw.rect(surface, POINTER, box, border_radius=4)
             pygame.draw.rect(surface, (60, 50, 20), box, 1, border_radius=4)
             surface.blit(tag, tag.get_rect(center=box.center))
-            if box.collidepoint(self.mouse):
+            if box.collidepoint(self.ctx.mouse):
                 hovered = p
         self.pointer_tags = list(zip(placed, (p for p in shown if p.squares), strict=True))
         if hovered is not None:  # a tag under the pointer opens its rule's line and the event
-            self.draw_card(surface, [Line(hovered.line, theme.CORE, True), Line(hovered.event.text, theme.TEXT_DIM)],
-                           self.mouse, self.frame.board)
+            lines = [Line(hovered.line, theme.CORE, True), Line(hovered.event.text, theme.TEXT_DIM)]
+            self.ctx.cards.draw(surface, lines, self.ctx.mouse, self.ctx.frame.board)
 
     def _draw_sight_of(self, surface: pygame.Surface, ev: Event) -> None:
         """A ranged contest's lines of sight, as the hover card draws them (R4: amber through cover)."""
         attack = ev.data.get("attack")
         skill = attack.get("skill") if isinstance(attack, dict) else None
-        if ev.type != "contest" or skill not in self.enc.rules.halves or not self.enc.rules.halves[skill].ranged:
+        halves = self.ctx.enc.rules.halves
+        if ev.type != "contest" or not isinstance(skill, str) or skill not in halves or not halves[skill].ranged:
             return
         for a in ev.data.get("attackers", ()):
             for d in ev.data.get("defenders", ()):
                 pa, pd = self.session.position(a), self.session.position(d)
                 if pa is not None and pd is not None:
-                    overlays.draw_sight(surface, self.cam, self.layout, pa, pd)
-
-    # -- no timeline: a lesson moves by its steps (Retry, Restart), not by rewinding turns ---------
-    def scrub(self, event: pygame.event.Event, consumed: bool = False) -> bool:
-        return False
-
-    def draw_timeline(self, surface: pygame.Surface) -> None:
-        pass
-
-    def go_to_turn(self, turn: int, log: bool = True) -> None:
-        self.set_status("In a lesson, Retry plays this step again and Restart the whole lesson.", theme.ACCENT)
+                    overlays.draw_sight(surface, self.ctx.cam, self.ctx.layout, pa, pd)
 
     def looks(self) -> tuple[object, ...]:
         s = self.session
         return (*super().looks(), s.step_index, s.pointers)
 
-    def controllable(self, cid: CharId) -> bool:
-        """In a lesson the learner plays its side only (the lesson declares for the NPCs)."""
-        return self.session.state[cid].active and self.session.is_pc(cid)
+
+class LessonTime(TimeTravel):
+    """No timeline in a lesson: it moves by its steps (Retry, Restart), not by rewinding turns."""
+
+    def scrub(self, event: pygame.event.Event, consumed: bool = False) -> bool:
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        pass
+
+    def go_to_turn(self, turn: int, log: bool = True) -> None:
+        self.ctx.set_status("In a lesson, Retry plays this step again and Restart the whole lesson.", theme.ACCENT)

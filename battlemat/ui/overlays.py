@@ -79,7 +79,7 @@ class RegionFill:
         for sq in self.squares:
             poly = [((px - x0) * zoom, (py - y0) * zoom) for px, py in self.lay.polygon(sq)]
             pygame.draw.polygon(surf, self.color[:3], poly)
-        surf.set_alpha(self.color[3] if len(self.color) > 3 else 255)  # type: ignore[misc]
+        surf.set_alpha(next(iter(self.color[3:]), 255))  # the colour's alpha, if it has one
         surf.set_colorkey(_KEY, pygame.RLEACCEL)  # after set_alpha: the other order blits 15x slower
         if self.edge:
             edges = pygame.Surface(size).convert()
@@ -335,6 +335,11 @@ class LevelNumbers:
                 for x, y, px, py in zip(xs.tolist(), ys.tolist(), sx.tolist(), sy.tolist(), strict=True)]
 
 
+def forget_labels() -> None:
+    """Drop the cached level labels (they die with pygame.quit; a new window makes new ones)."""
+    _level_label.cache_clear()
+
+
 @functools.lru_cache(maxsize=64)
 def _level_label(level: int, size: int) -> pygame.Surface:
     """A level number with its shadow, in one surface."""
@@ -436,7 +441,7 @@ def _render_legend(rows: Sequence[LegendRow], title: str) -> tuple[pygame.Surfac
     return box, rects
 
 
-def _swatch(screen: pygame.Surface, r: pygame.Rect, row: LegendRow) -> None:  # noqa: C901 - one case a kind
+def _swatch(screen: pygame.Surface, r: pygame.Rect, row: LegendRow) -> None:
     """A small picture of a legend row, drawn as the map draws it."""
     c = row.color
     kind = row.swatch

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pygame
 import pygame_gui
-from pygame_gui.core import ObjectID, UIContainer
+from pygame_gui.core import ObjectID, UIContainer, UIElement
 from pygame_gui.core.text.line_break_layout_rect import LineBreakLayoutRect
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UISelectionList, UITextBox
 
@@ -409,8 +409,8 @@ class Sidebar:
     def hovered_words(self, pos: tuple[int, int]) -> str | None:
         """What the button or intents row of this panel under a screen point does or says (a chosen
         skill's button is not 'hovered' for pygame_gui, so the point decides)."""
-        def on(el: object) -> bool:
-            return bool(getattr(el, "visible", False)) and el.get_abs_rect().collidepoint(pos)  # type: ignore[attr-defined]
+        def on(el: UIElement) -> bool:
+            return bool(getattr(el, "visible", False)) and el.get_abs_rect().collidepoint(pos)
 
         for _, btn in self.skill_buttons:
             if on(btn):

@@ -21,9 +21,11 @@ from typing import Any
 
 import numpy as np
 import pygame
+from pytmx.util_pygame import pygame_image_loader
 
 from battlemat.core.board import DIRECTION_STEPS, Board, directions_text
-from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants, pytmx
+from battlemat.core.geometry import steps
+from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants, pytmx, read_tiled
 from battlemat.types import XY
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
@@ -189,10 +191,6 @@ def _read_map(path: Path) -> Any:
     or JSON, bounded, tilesets embedded, infinite maps made finite, embedded images), so the window
     refuses exactly what `battlemat check` explains, with its message (a LoadError), never a crash
     inside pytmx or pygame."""
-    from pytmx.util_pygame import pygame_image_loader
-
-    from battlemat.io.tiled import read_tiled
-
     return read_tiled(path, pygame_image_loader)
 
 
@@ -564,8 +562,6 @@ def _chevron(surf: pygame.Surface, c: tuple[float, float], d: tuple[int, int], s
 
 
 def _neighbours4(b: Board, sq: XY) -> list[XY]:
-    from battlemat.core.geometry import steps
-
     return [n for n, diag, _ in steps(b, sq, "manhattan") if not diag]
 
 
@@ -586,5 +582,6 @@ def build_art(board: Board, map_file: Path | None) -> MapArt:
     bg = getattr(tmx, "background_color", None)
     color = theme.BG
     if isinstance(bg, str) and bg.startswith("#") and len(bg) >= 7:
-        color = tuple(int(bg[i : i + 2], 16) for i in (len(bg) - 6, len(bg) - 4, len(bg) - 2))  # type: ignore[assignment]
+        r, g, b = (int(bg[i : i + 2], 16) for i in (len(bg) - 6, len(bg) - 4, len(bg) - 2))
+        color = (r, g, b)
     return MapArt(layout, ops, background=color)

@@ -23,7 +23,8 @@ from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 from battlemat.core.encounter import Encounter, Outcome
 from battlemat.core.rules import Rules
 from battlemat.core.state import MatchState
-from battlemat.rules_search import Hit, entry_text, glossary, glossary_entry, search, suggestions
+from battlemat.teach.glossary import glossary, glossary_entry
+from battlemat.teach.rules_search import Hit, entry_text, search, suggestions
 from battlemat.ui import theme
 
 
@@ -131,7 +132,7 @@ class WindowScreen:
 
 def entry_html(rules: Rules, href: str) -> str | None:
     """One entry of the rules panel: a rule (tag, title, text, house part, current values), a glossary
-    word or a house switch, read from the rules data and the glossary (battlemat.rules_search), with
+    word or a house switch, read from the rules data and the glossary (battlemat.teach.rules_search), with
     links to the rules behind it and, for a rule, to the glossary words that cite it."""
     shown = entry_text(href, rules)
     if shown is None:
@@ -175,7 +176,7 @@ def hit_label(h: Hit) -> str:
 
 
 class RulesScreen(WindowScreen):
-    """F1: search the rules and the glossary. Typing in the field searches (battlemat.rules_search:
+    """F1: search the rules and the glossary. Typing in the field searches (battlemat.teach.rules_search:
     IDs, titles, text, words); picking a hit, or a link in an entry, shows that entry. Opened with
     `show` (a rule ID clicked in the log or on a card) it shows that entry. F1 or Esc closes it."""
 
@@ -320,8 +321,10 @@ class ShortcutFileDialog(UIFileDialog):
     """pygame_gui's file dialog with buttons that jump to a folder (bottom left, beside OK)."""
 
     def __init__(self, rect: pygame.Rect, manager: pygame_gui.UIManager, shortcuts: Sequence[Shortcut],
-                 **kw: object) -> None:
-        super().__init__(rect, manager, **kw)  # type: ignore[arg-type]
+                 ask: FileAsk) -> None:
+        super().__init__(rect, manager, window_title=ask.title, initial_file_path=ask.start,
+                         allowed_suffixes=set(ask.suffixes) if ask.suffixes else None,
+                         allow_existing_files_only=ask.existing_only, always_on_top=True)
         self.shortcuts: list[tuple[UIButton, Path]] = []
         x = 10
         for sc in shortcuts:
@@ -370,9 +373,7 @@ class FileScreen(WindowScreen):
         rect = pygame.Rect(0, 0, w, h)
         rect.center = area.center
         self.dialog = self.window = ShortcutFileDialog(
-            rect, manager, ask.shortcuts, window_title=ask.title, initial_file_path=ask.start,
-            allowed_suffixes=set(ask.suffixes) if ask.suffixes else None,
-            allow_existing_files_only=ask.existing_only, always_on_top=True)
+            rect, manager, ask.shortcuts, ask)
         self.on_pick = on_pick
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:

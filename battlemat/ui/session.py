@@ -126,8 +126,9 @@ class Session:
         self.match = Match(self.enc, seed=seed, dice=dice)
         self.dice_override = dice
         self.has_map = self.enc.board is not None
-        self.arena = None if self.has_map else arena_for(self.enc)
-        self.board: Board = self.enc.board if self.has_map else self.arena.board  # type: ignore[union-attr]
+        arena = None if self.has_map else arena_for(self.enc)
+        self.arena = arena
+        self.board: Board = arena.board if arena is not None else self.enc.board
         unknown = [side for side in pc_sides if side not in self.enc.sides]
         if unknown:
             raise BattlematError(f"no side {unknown[0]!r} in {self.path}; its sides are {', '.join(self.enc.sides)}")
@@ -159,7 +160,8 @@ class Session:
     def position(self, cid: CharId, state: MatchState | None = None) -> XY | None:
         st = (state or self.state)[cid]
         if st.at is not None:
-            return tuple(st.at)  # type: ignore[return-value]
+            x, y = st.at
+            return (x, y)
         return self.arena.home.get(cid) if self.arena else None
 
     def chars_view(self, state: MatchState | None = None) -> dict[CharId, CharacterState]:
@@ -361,22 +363,4 @@ def _check_arena_squares(save: Save, arena: Board, file: str) -> None:
                                         "encounter without a map",
                                         f"squares run from [0, 0] to [{arena.width - 1}, {arena.height - 1}]: "
                                         "restore a good copy of the save")
-
-
-def describe_intent(enc: Encounter, it: Intent) -> str:
-    """'Garran: Press -> Ogre leader, to (4, 5)' for the intents list."""
-    words = f"{enc.by_id[it.who].name}: {it.use}"
-    if enc.rules.halves[it.use].act == "item":
-        words += f" ({it.item})"
-    if it.target:
-        words += f" -> {enc.by_id[it.target].name}"
-    if it.also:
-        words += " + " + ", ".join(enc.by_id[a].name for a in it.also)
-    if it.to is not None:
-        words += f", to {tuple(it.to)}"
-    if it.modifiers:
-        words += f", GM {sum(m.value for m in it.modifiers):+d}"
-    if it.share:
-        words += ", shouts"
-    return words
 

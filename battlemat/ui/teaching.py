@@ -2,22 +2,22 @@
 NPC's declared intent written on the map, the squares it threatens, and numbered phase badges (P1-P4)
 saying when each part of it resolves. It shows what is otherwise secret, as GM mode does.
 
-A part of the play screen like `Aids` (a mixin over `ScreenState`): its contents are
-`teach.teaching_layer`'s (the resolver's route, reach and sight code, the rules data's phases); this
+A part of the play screen and a layer of its board view (`boardview.Layer`): its contents are
+`teaching_marks.teaching_layer`'s (the resolver's route, reach and sight code, the rules data's phases); this
 module only draws them, under the tokens (threats, routes, arrows) and over them (badges, the card).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import pygame
 
 from battlemat.core.rules import PHASES
 from battlemat.ui import cards, overlays, theme
+from battlemat.ui.boardview import Layer
 from battlemat.ui.cards import Line
-from battlemat.ui.state import ScreenState
-from battlemat.ui.teach import IntentMark, TeachingLayer, teaching_layer
+from battlemat.ui.context import PlayContext
+from battlemat.ui.teaching_marks import IntentMark, TeachingLayer, teaching_layer
+from battlemat.ui.timeline import Timeline
 
 REACH_THREAT = (232, 86, 86, 80)  # squares a reach attack strikes in P4
 RANGED_THREAT = (250, 150, 60, 60)  # squares in a shot's unpenalized range and sight
@@ -25,52 +25,44 @@ RANGED_THREAT = (250, 150, 60, 60)  # squares in a shot's unpenalized range and 
 PHASE_COLOURS = dict(zip(PHASES, ((150, 200, 255), (255, 232, 120), (250, 170, 90), (240, 100, 100)), strict=True))
 
 
-@dataclass
-class TeachingState:
-    on: bool = False
-    key: object = None  # what the layer was made from
-    layer: TeachingLayer | None = None
-    fills: list[overlays.RegionFill] = field(default_factory=list)
-
-
-class Teaching(ScreenState):
+class Teaching(Layer):
     """The play screen's teaching overlay."""
 
-    teaching: TeachingState
-    top: object
+    def __init__(self, ctx: PlayContext, strip: Timeline) -> None:
+        self.ctx = ctx
+        self.strip = strip  # the timeline's strip: the overlay's card stands above it
+        self.on = False
+        self.key: object = None  # what the layer was made from
+        self.layer: TeachingLayer | None = None
+        self.fills: list[overlays.RegionFill] = []
 
-    def init_teaching(self) -> None:
-        self.teaching = TeachingState()
+    def toggle(self) -> None:
+        self.on = not self.on
+        if self.ctx.top is not None:
+            self.ctx.top.set_toggle("teach", self.on)
+        self.ctx.set_status("Teaching overlay: every NPC's intent, the squares it threatens, and its phases P1-P4 "
+                            "(O hides it)." if self.on else "Teaching overlay hidden (O shows it).", theme.TEXT)
 
-    def toggle_teaching(self) -> None:
-        t = self.teaching
-        t.on = not t.on
-        if self.top is not None:
-            self.top.set_toggle("teach", t.on)  # type: ignore[attr-defined]
-        self.set_status("Teaching overlay: every NPC's intent, the squares it threatens, and its phases P1-P4 "
-                        "(O hides it)." if t.on else "Teaching overlay hidden (O shows it).", theme.TEXT)
-
-    def teaching_now(self) -> TeachingLayer | None:
+    def now(self) -> TeachingLayer | None:
         """The overlay's contents for this turn's declarations (made again when they change), or None
         while it is off."""
-        t = self.teaching
-        if not t.on:
+        if not self.on:
             return None
-        s = self.session
-        key = (id(s), id(s.state), tuple(s.declared.items()), id(self.layout))
-        if key != t.key:
-            npcs = [c.id for c in self.enc.characters if not s.is_pc(c.id)]
-            t.layer = teaching_layer(self.enc, s.board, s.chars_view(), s.declared, npcs, s.match.memory)
-            t.key = key
-            t.fills = [overlays.RegionFill(self.layout, m.threatened, REACH_THREAT, REACH_THREAT[:3])
-                       if m.threat_kind == "reach" else overlays.RegionFill(self.layout, m.threatened, RANGED_THREAT)
-                       for m in t.layer.marks if m.threatened]  # (a wide ranged area unoutlined: it stays quiet)
-            t.fills.sort(key=lambda f: -len(f.squares))  # the wide ranged areas under the reach zones
-        return t.layer
+        s, lay = self.ctx.session, self.ctx.layout
+        key = (id(s), id(s.state), tuple(s.declared.items()), id(lay))
+        if key != self.key:
+            npcs = [c.id for c in self.ctx.enc.characters if not s.is_pc(c.id)]
+            layer = teaching_layer(self.ctx.enc, s.board, s.chars_view(), s.declared, npcs, s.match.memory)
+            self.layer, self.key = layer, key
+            self.fills = [overlays.RegionFill(lay, m.threatened, REACH_THREAT, REACH_THREAT[:3])
+                          if m.threat_kind == "reach" else overlays.RegionFill(lay, m.threatened, RANGED_THREAT)
+                          for m in layer.marks if m.threatened]  # (a wide ranged area unoutlined: it stays quiet)
+            self.fills.sort(key=lambda f: -len(f.squares))  # the wide ranged areas under the reach zones
+        return self.layer
 
-    def teaching_legend(self) -> list[overlays.LegendRow]:
+    def legend(self) -> list[overlays.LegendRow]:
         """The legend's rows for the overlay, while it shows (only the kinds of threat on the map)."""
-        layer = self.teaching_now() if self.player is None else None
+        layer = self.now() if self.ctx.player is None else None
         if layer is None:
             return []
         Row = overlays.LegendRow
@@ -85,36 +77,35 @@ class Teaching(ScreenState):
         return rows
 
     # -- drawing ---------------------------------------------------------------------------------
-    def draw_plans(self, surface: pygame.Surface) -> None:
-        layer = self.teaching_now() if self.player is None else None
+    def under_plans(self, surface: pygame.Surface) -> None:
+        layer = self.now() if self.ctx.player is None else None
         if layer is not None:
-            for fill in self.teaching.fills:
-                fill.draw(surface, self.cam)
+            for fill in self.fills:
+                fill.draw(surface, self.ctx.cam)
             for m in layer.marks:
                 self._draw_intent(surface, m)
-        super().draw_plans(surface)  # type: ignore[misc]
 
     def _draw_intent(self, surface: pygame.Surface, m: IntentMark) -> None:
-        if self.visible_intent(m.who) and self.ghost is None:
+        if self.ctx.visible_intent(m.who) and self.ctx.ghost is None:
             return  # GM mode: the board draws this intent already (BoardView.draw_plans)
-        lay, cam = self.layout, self.cam
-        color = self.color_of(m.who)
+        lay, cam = self.ctx.layout, self.ctx.cam
+        color = self.ctx.color_of(m.who)
         if m.route:
             overlays.draw_route(surface, cam, lay, overlays.RouteShape(m.start, m.route), color)
         if m.target_at is not None and m.target_at != m.end:
             a, b = cam.to_screen(*lay.center(m.end)), cam.to_screen(*lay.center(m.target_at))
-            attacks = self.enc.rules.halves[self.session.declared[m.who].use].act == "attack"
+            attacks = self.ctx.enc.rules.halves[self.ctx.session.declared[m.who].use].act == "attack"
             overlays.arrow(surface, a, b, overlays.Pen(color, 2, 10, shorten=lay.cell * 0.4 * cam.zoom,
                                                        dashed=not attacks))  # dashed: it watches, not strikes
 
-    def on_draw(self, surface: pygame.Surface) -> None:
-        super().on_draw(surface)  # type: ignore[misc]
-        layer = self.teaching_now() if self.player is None else None
+    def over_board(self, surface: pygame.Surface) -> None:
+        """The phase badges and the overlay's card, over the board."""
+        layer = self.now() if self.ctx.player is None else None
         if layer is None:
             return
         clip = surface.get_clip()
-        surface.set_clip(self.frame.board)
-        lay, cam = self.layout, self.cam
+        surface.set_clip(self.ctx.frame.board)
+        lay, cam = self.ctx.layout, self.ctx.cam
         for m in layer.marks:
             end = cam.to_screen(*lay.center(m.end))
             for n, badge in enumerate(m.badges):
@@ -124,25 +115,24 @@ class Teaching(ScreenState):
                 elif n and m.badges[n - 1].at == m.end:  # a second badge on the same square: beside the first
                     at = (at[0] + lay.cell * cam.zoom * 0.45, at[1])
                 self._draw_badge(surface, badge.phase, (round(at[0]), round(at[1])))
-        b = self.frame.board
+        b = self.ctx.frame.board
         bottom = b.bottom
-        timeline = getattr(self, "timeline", None)  # the strip of turns under the board (timeline.py)
-        if timeline is not None and timeline.shown(self.session.where()):
-            bottom = timeline.rect.top - 2
+        if self.strip.shown(self.ctx.session.where()):  # the strip of turns under the board (timeline.py)
+            bottom = self.strip.rect.top - 2
         area = pygame.Rect(b.x, b.y, b.width, bottom - b.y)
-        cards.draw_card(surface, self.teaching_lines(layer), area.bottomright, area,  # bottom right: the legend
+        cards.draw_card(surface, self.lines(layer), area.bottomright, area,  # bottom right: the legend
                         max_width=min(560, b.width * 3 // 5))                    # keeps the bottom left
         surface.set_clip(clip)
 
     def _draw_badge(self, surface: pygame.Surface, phase: str, at: tuple[int, int]) -> None:
         """A phase number in a disc, centred on a screen point."""
-        r = max(9, round(self.layout.cell * self.cam.zoom * 0.2))
+        r = max(9, round(self.ctx.layout.cell * self.ctx.cam.zoom * 0.2))
         pygame.draw.circle(surface, (16, 16, 20), at, r + 2)
         pygame.draw.circle(surface, PHASE_COLOURS.get(phase, theme.TEXT), at, r)
         label = theme.text(phase, max(11, round(r * 1.05)), (16, 16, 20), True)
         surface.blit(label, label.get_rect(center=at))
 
-    def teaching_lines(self, layer: TeachingLayer) -> list[Line]:
+    def lines(self, layer: TeachingLayer) -> list[Line]:
         """The overlay's card: the phase order, then a line per NPC: its phases in order, its intent,
         what it threatens."""
         order = ", ".join(f"{name} {words}" for name, words in layer.order)
@@ -153,5 +143,5 @@ class Teaching(ScreenState):
         for m in layer.marks:
             phases = " ".join(dict.fromkeys(b.phase for b in m.badges))
             threat = f" - threatens {len(m.threatened)} sq ({m.threat_rule})" if m.threatened else ""
-            lines.append(Line(f"{phases}  {m.words}{threat}", self.color_of(m.who), False, 13))
+            lines.append(Line(f"{phases}  {m.words}{threat}", self.ctx.color_of(m.who), False, 13))
         return lines

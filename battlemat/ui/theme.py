@@ -82,10 +82,6 @@ def forget_fonts() -> None:
     """Drop cached fonts and labels (they die with pygame.quit; a new window makes new ones)."""
     font.cache_clear()
     text.cache_clear()
-    from battlemat.ui import overlays, tokens
-
-    tokens._SPRITES.clear()
-    overlays._level_label.cache_clear()
 
 
 def gui_theme(scale: float = 1.0) -> dict[str, Any]:

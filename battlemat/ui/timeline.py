@@ -10,15 +10,15 @@ so what the timeline shows is what a replay of the save shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pygame
 
 from battlemat.core.errors import BattlematError
 from battlemat.ui import theme
-from battlemat.ui.panels import Sidebar
+from battlemat.ui.context import MovePreview, PlayContext, Selection
 from battlemat.ui.session import Where
-from battlemat.ui.state import Preview, ScreenState, Selection
 
 HEIGHT = 52
 MARGIN = 8
@@ -145,60 +145,57 @@ class Timeline:
             surface.blit(n, n.get_rect(center=(x, y)))
 
 
-class TimeTravel(ScreenState):
-    """The play screen's part that moves along the line of turns."""
+class TimeTravel:
+    """The play screen's part that moves along the line of turns, shown on the timeline's strip.
+    `log_intro` is the play screen's first words in the log."""
 
-    timeline: Timeline
-    side: Sidebar | None
-    drag_from: tuple[int, int] | None  # a drag of the board (a pan) under way
-    log_behind = False  # the log panel still shows another turn (a drag along the timeline)
-    victory_shown: bool
-    idle: tuple[str, ...]
-
-    def _log_intro(self) -> None:  # provided by PlayScreen
-        raise NotImplementedError
+    def __init__(self, ctx: PlayContext, strip: Timeline, log_intro: Callable[[], None]) -> None:
+        self.ctx = ctx
+        self.timeline = strip
+        self.log_intro = log_intro
+        self.log_behind = False  # the log panel still shows another turn (a drag along the timeline)
 
     def go_to_turn(self, turn: int, log: bool = True) -> None:
         """Show the start of `turn`: the board, its recorded intents and (`log`) the log up to it.
         A drag along the timeline leaves the log for its release: laying out a long log takes far
         longer than replaying the turns."""
-        s = self.session
-        if self.player is not None or turn == s.turn:
+        s = self.ctx.session
+        if self.ctx.player is not None or turn == s.turn:
             return
         try:
             s.go_to(turn)
         except BattlematError as exc:  # a saved turn the rules refuse (the encounter changed)
-            self.set_status(f"Cannot go to turn {turn}: {exc}", theme.BAD)
+            self.ctx.set_status(f"Cannot go to turn {turn}: {exc}", theme.BAD)
             return
-        self.sel, self.preview, self.idle = Selection(), Preview(), ()
-        self.victory_shown = s.outcome().over  # scrubbing to the end shows the board, not the summary again
+        self.ctx.sel, self.ctx.preview, self.ctx.idle = Selection(), MovePreview(), ()
+        self.ctx.victory_shown = s.outcome().over  # scrubbing to the end shows the board, not the summary again
         self.log_behind = not log
         if log:
             self.relog()
-        self.set_status(*self.turn_status())
-        self.refresh_panels()
+        self.ctx.set_status(*self.turn_status())
+        self.ctx.refresh()
 
     def relog(self) -> None:
         """The log panel as it stood at the start of the turn shown."""
         self.log_behind = False
-        if self.side is not None:
-            self.side.clear_log()
-            self._log_intro()
-            self.side.log_events(list(self.session.match.log))
+        if self.ctx.side is not None:
+            self.ctx.side.clear_log()
+            self.log_intro()
+            self.ctx.side.log_events(list(self.ctx.session.match.log))
 
     def step_turn(self, step: int) -> None:
-        w = self.session.where()
+        w = self.ctx.session.where()
         if not 1 <= w.turn + step <= w.last:
-            self.set_status("This is the first turn." if step < 0 else "This is the latest turn.", theme.ACCENT)
+            self.ctx.set_status("This is the first turn." if step < 0 else "This is the latest turn.", theme.ACCENT)
             return
         self.go_to_turn(w.turn + step)
 
     def latest_turn(self) -> None:
-        self.go_to_turn(self.session.where().last)
+        self.go_to_turn(self.ctx.session.where().last)
 
     def turn_status(self) -> tuple[str, theme.Color]:
         """What to do at this point of the line, for the status bar."""
-        s = self.session
+        s = self.ctx.session
         w = s.where()
         if w.rewound and w.replay:
             return (f"Replay: Enter plays saved turn {w.turn} ({len(s.future)} left), PgDn skips it; "
@@ -215,22 +212,22 @@ class TimeTravel(ScreenState):
         """The timeline's share of a mouse event; True when it was the timeline's. The pointer on
         the strip is off the board: no square or token under it is hovered. A release ends a drag
         wherever it happens, over a widget too."""
-        if self.drag_from is not None or (consumed and event.type != pygame.MOUSEBUTTONUP):
+        if self.ctx.pan_from is not None or (consumed and event.type != pygame.MOUSEBUTTONUP):
             return False  # panning the board (the strip is just board), or a widget's event
         tl = self.timeline
-        tl.place(self.frame.board)
-        got = tl.handle(event, self.session.where(), self.player is None)
+        tl.place(self.ctx.frame.board)
+        got = tl.handle(event, self.ctx.session.where(), self.ctx.player is None)
         if got.go_to is not None:
             self.go_to_turn(got.go_to, log=not tl.dragging)
         if not tl.dragging and self.log_behind:
             self.relog()
         if event.type == pygame.MOUSEMOTION and tl.hover is not None:
-            self.mouse = OFF_BOARD
+            self.ctx.mouse = OFF_BOARD
             if not tl.dragging:
-                self.set_status(f"Turn {tl.hover}: click to show its start (or drag along the turns).", theme.TEXT)
+                self.ctx.set_status(f"Turn {tl.hover}: click to show its start (or drag along the turns).", theme.TEXT)
             return True
         return got.used
 
-    def draw_timeline(self, surface: pygame.Surface) -> None:
-        self.timeline.place(self.frame.board)
-        self.timeline.draw(surface, self.session.where(), self.player is None)
+    def draw(self, surface: pygame.Surface) -> None:
+        self.timeline.place(self.ctx.frame.board)
+        self.timeline.draw(surface, self.ctx.session.where(), self.ctx.player is None)

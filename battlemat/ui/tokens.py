@@ -46,6 +46,11 @@ def radius(cell: float, zoom: float) -> int:
 _SPRITES: dict[tuple[object, ...], tuple[pygame.Surface, tuple[int, int]]] = {}
 
 
+def forget_sprites() -> None:
+    """Drop the cached token pictures (they die with pygame.quit; a new window makes new ones)."""
+    _SPRITES.clear()
+
+
 def pulse(now: float) -> int:
     """How far the selection ring stands out at time `now` (whole pixels: the window draws a new
     frame for the ring only when this changes)."""

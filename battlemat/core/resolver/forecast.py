@@ -7,7 +7,7 @@ the group that formed after movement, how the defender opposed) or the `no_effec
 why it came to nothing (out of reach after movement, no sight, felled first...). So a forecast can
 never disagree with the turn played with the same intents. Intents the caller does not know are
 simply not given: those characters stay where they are and do nothing, and saying so is the
-caller's part (battlemat.ui.predict).
+caller's part (battlemat.ui.forecast).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 `battlemat.core.resolver.forecast` resolves the whole turn (the same movement, groups and contests as
 the real one) with the intents this side may know: its own declared intents, and the NPCs' in GM mode.
 A character whose intent is secret is given none: it stays where it is and does nothing, and the
-prediction says so ("if Ogre leader stays where it is"). A secret target's defence is not predicted
+forecast says so ("if Ogre leader stays where it is"). A secret target's defence is not predicted
 (the card describes it by rule, C5); a target out of reach after movement is flagged, with no losses
 promised. An intent the rules refuse gives no forecast instead of breaking the window.
 Never imports pygame.
@@ -26,7 +26,7 @@ from battlemat.types import CharId
 
 
 @dataclass(frozen=True)
-class Prediction:
+class AttackForecast:
     """A hovered attack as the resolved turn tells it, and what it had to assume: `secret` when the
     target's intent is unknown, `assumed` every character whose intent is unknown (each stays where it
     is and does nothing)."""
@@ -87,8 +87,8 @@ class Prediction:
         return "expected: the attack fails"
 
 
-def predict(enc: Encounter, state: MatchState, declared: Mapping[CharId, Intent], intent: Intent,
-            unknown: Collection[CharId] = (), memory: MatchMemory | None = None) -> Prediction | None:
+def forecast_attack(enc: Encounter, state: MatchState, declared: Mapping[CharId, Intent], intent: Intent,
+            unknown: Collection[CharId] = (), memory: MatchMemory | None = None) -> AttackForecast | None:
     """`intent` played alongside the `declared` intents this side knows; the characters in `unknown`
     (whose intents are secret) stay where they are and do nothing. None if `intent` is no attack or
     the rules refuse the turn."""
@@ -104,7 +104,7 @@ def predict(enc: Encounter, state: MatchState, declared: Mapping[CharId, Intent]
     if f is None:
         return None
     assumed = tuple(c for c in enc.ids if c in unknown and c != intent.who and state[c].active)
-    return Prediction(intent.who, intent.target, f, intent.target in unknown, assumed)
+    return AttackForecast(intent.who, intent.target, f, intent.target in unknown, assumed)
 
 
 def aimed_at(enc: Encounter, draft: Intent, target: CharId) -> Intent:
@@ -122,11 +122,11 @@ class Forecasts:
 
     def __init__(self, size: int = 16) -> None:
         self.size = size
-        self._by_key: dict[tuple[object, ...], Prediction | None] = {}
+        self._by_key: dict[tuple[object, ...], AttackForecast | None] = {}
         self._state: MatchState | None = None
 
     def get(self, enc: Encounter, state: MatchState, declared: Mapping[CharId, Intent], intent: Intent,
-            unknown: Collection[CharId] = (), memory: MatchMemory | None = None) -> Prediction | None:
+            unknown: Collection[CharId] = (), memory: MatchMemory | None = None) -> AttackForecast | None:
         if state is not self._state:
             self._by_key.clear()
             self._state = state
@@ -134,5 +134,5 @@ class Forecasts:
         if key not in self._by_key:
             if len(self._by_key) >= self.size:
                 self._by_key.pop(next(iter(self._by_key)))
-            self._by_key[key] = predict(enc, state, declared, intent, unknown, memory)
+            self._by_key[key] = forecast_attack(enc, state, declared, intent, unknown, memory)
         return self._by_key[key]

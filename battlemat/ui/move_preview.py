@@ -1,4 +1,5 @@
-"""The move preview: the same Reach/Route queries the resolver uses (battlemat.core.movement).
+"""The move preview while declaring (where the selected character can end, the route, why not):
+the same Reach/Route queries the resolver uses (battlemat.core.movement).
 
 Which skills are sticky (M6) and how far a character moves (M1-M3) are the rules data's and the
 movement module's answers; nothing here restates a rule. Never imports pygame.
@@ -30,7 +31,7 @@ def reach_for(
     draft: Intent,
     declared: Mapping[CharId, Intent] | None = None,
     memory: MatchMemory | None = None,
-) -> Any | None:
+) -> movement.Reach | None:
     """The Reach of `draft.who` using `draft.use` (on `draft.target`, with `draft.item`) this turn,
     or None without a board or a square to start from.
 

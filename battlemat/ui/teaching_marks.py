@@ -24,9 +24,9 @@ from battlemat.core.memory import MatchMemory
 from battlemat.core.resolver import PHASES
 from battlemat.core.resolver.moves import movement_phase
 from battlemat.core.state import CharacterState
+from battlemat.log import describe_intent
 from battlemat.types import XY, CharId
-from battlemat.ui.preview import sticky_uses
-from battlemat.ui.session import describe_intent
+from battlemat.ui.move_preview import sticky_uses
 
 MOVE_PHASE = next(name for name, _, run in PHASES if run is movement_phase)  # where every move happens
 
@@ -89,10 +89,11 @@ def _mark(enc: Encounter, board: Board, chars: Mapping[CharId, CharacterState], 
           it: Intent, known: MatchMemory) -> IntentMark:
     rules = enc.rules
     half = rules.halves[it.use]
-    start: XY = tuple(chars[it.who].at)  # type: ignore[arg-type, assignment]
+    start = _at(chars, it.who)
+    assert start is not None  # (teaching_layer marks only characters on the map)
     route = _route(enc, board, chars, declared, it, known)
     end = route[-1] if route else start
-    target_at = tuple(chars[it.target].at) if it.target and chars[it.target].at is not None else None  # type: ignore[arg-type]
+    target_at = _at(chars, it.target)
     badges = []
     if route:
         badges.append(Badge(MOVE_PHASE, f"move (sub-phase {half.sub_phase})", end))
@@ -101,11 +102,17 @@ def _mark(enc: Encounter, board: Board, chars: Mapping[CharId, CharacterState], 
         aims = half.act in ("attack", "item") and target_at is not None  # drawn on its target; else on itself
         name = enc.by_id[it.target].name if it.target else ""
         what = f"{it.use} on {name}" if aims else f"{it.use} watching {name}" if name else it.use
-        badges.append(Badge(phase, what, target_at if aims else end))  # type: ignore[arg-type]
+        badges.append(Badge(phase, what, target_at if aims and target_at is not None else end))
     threatened, rule = threat(enc, board, chars, it, end)
     kind = ("reach" if half.reach else "ranged") if threatened else ""
-    return IntentMark(it.who, describe_intent(enc, it), start, route, target_at,  # type: ignore[arg-type]
+    return IntentMark(it.who, describe_intent(enc, it), start, route, target_at,
                       tuple(sorted(badges, key=lambda b: b.phase)), threatened, rule, kind)
+
+
+def _at(chars: Mapping[CharId, CharacterState], cid: CharId | None) -> XY | None:
+    """Where a character stands, as a square (None: no one, or off the map)."""
+    at = chars[cid].at if cid else None
+    return (at[0], at[1]) if at is not None else None
 
 
 def _route(enc: Encounter, board: Board, chars: Mapping[CharId, CharacterState], declared: Mapping[CharId, Intent],
@@ -140,8 +147,8 @@ def threat(enc: Encounter, board: Board, chars: Mapping[CharId, CharacterState],
         char = enc.by_id[it.who]
         radius = ranges.unpenalized(enc.rules, char, it.use, chars[it.who].major)
         if radius <= 0:
-            return (frozenset({tuple(chars[it.target].at)}) if it.target and chars[it.target].at  # type: ignore[arg-type]
-                    else frozenset(), "R4")
+            aim = _at(chars, it.target)
+            return (frozenset({aim}) if aim else frozenset(), "R4")
         diagonals = enc.rules.switch("diagonals")
         x0, y0 = at
         out = set()
