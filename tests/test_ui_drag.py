@@ -28,7 +28,7 @@ from test_ui import (  # noqa: E402
 )
 
 from battlemat.core import movement  # noqa: E402
-from battlemat.ui.move_preview import sticky_uses  # noqa: E402
+from battlemat.core.uses import sticky_uses  # noqa: E402
 from battlemat.ui.options import PlayOptions  # noqa: E402
 
 pytestmark = pytest.mark.ui
@@ -90,7 +90,7 @@ def the_route(app, sq: tuple[int, int]) -> movement.Route:
     chars = s.chars_view()
     visible = {c: it for c, it in s.declared.items() if play.ctx.visible_intent(c) and c != d.who}
     mover = movement.mover_for(s.match.memory, chars, d.who, d.use, d.target, d.item)
-    ctx = movement.context(s.enc, chars, s.enc.by_id[d.who].side, sticky_uses(s.enc, visible), who=d.who)
+    ctx = movement.context(s.enc, chars, s.enc.by_id[d.who].side, sticky_uses(s.enc.rules, visible), who=d.who)
     rc = movement.reach(s.board, s.enc.rules, mover, ctx)
     return rc.route_to(sq)
 
@@ -248,7 +248,7 @@ def _mover_ctx(app):
     chars = s.chars_view()
     visible = {c: it for c, it in s.declared.items() if play.ctx.visible_intent(c) and c != d.who}
     mover = movement.mover_for(s.match.memory, chars, d.who, d.use, d.target, d.item)
-    return mover, movement.context(s.enc, chars, s.enc.by_id[d.who].side, sticky_uses(s.enc, visible), who=d.who)
+    return mover, movement.context(s.enc, chars, s.enc.by_id[d.who].side, sticky_uses(s.enc.rules, visible), who=d.who)
 
 
 def test_M7_press_takes_no_waypoints_and_the_ruler_says_why(app, tmp_path: Path) -> None:

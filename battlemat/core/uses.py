@@ -15,16 +15,29 @@ from battlemat.core.rules import Half, Rules
 from battlemat.types import CharId
 
 
-def charge_picks_square(rules: Rules, intent: Intent) -> bool:
-    """M7: a targeted charge moves in as straight a line as it can toward its target, to a square
-    it picks itself: no square or path is declared for it."""
-    return intent.target is not None and rules.halves[intent.use].charges
+def charges(rules: Rules, use: str) -> bool:
+    """M7: whether `use` moves in as straight a line as it can toward its target (no waypoints)."""
+    half = rules.halves.get(use)
+    return half is not None and half.charges
+
+
+def charge_picks_square(rules: Rules, use: str, target: CharId | None) -> bool:
+    """M7: a targeted charge moves toward its target to a square it picks itself: no square or path
+    is declared for it."""
+    return target is not None and charges(rules, use)
+
+
+def aims_at_target(rules: Rules, use: str) -> bool:
+    """M7, M8: whether the squares `use` may move to follow from where its target stands (a charge
+    toward it, holding ground against it), so a new target asks for its squares again."""
+    half = rules.halves.get(use)
+    return half is not None and (half.charges or half.holds_ground)
 
 
 def moves(rules: Rules, intent: Intent, on_map: bool) -> bool:
     """M1, M7: whether this intent changes square this turn: a declared square or path, or, on a
     map, a targeted charge (a charge always moves)."""
-    return intent.moves or (on_map and charge_picks_square(rules, intent))
+    return intent.moves or (on_map and charge_picks_square(rules, intent.use, intent.target))
 
 
 def is_sticky(rules: Rules, use: str) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pygame
 from pygame_gui.elements import UITooltip
 
-from battlemat.core import movement
+from battlemat.core import movement, uses
 from battlemat.core.board import Hazard
 from battlemat.core.elusion import Elusion, elude
 from battlemat.core.events import Event
@@ -32,7 +32,6 @@ from battlemat.ui.cards import ShownCard
 from battlemat.ui.context import PlayContext
 from battlemat.ui.declaring import Declaring
 from battlemat.ui.logbook import RULE_ID, rule_tip
-from battlemat.ui.move_preview import sticky_uses
 from battlemat.ui.teaching import Teaching
 from battlemat.ui.timeline import Timeline
 
@@ -329,7 +328,7 @@ class Aids(Layer):
             return None
         visible = {c: it for c, it in ctx.session.declared.items() if ctx.visible_intent(c) and c != who}
         mctx = movement.context(ctx.enc, ctx.session.chars_view(), ctx.enc.by_id[who].side,
-                                sticky_uses(ctx.enc, visible), who=who)
+                                uses.sticky_uses(ctx.enc.rules, visible), who=who)
         foes = tuple(sorted(f.at for f in mctx.sticky))
         if not foes:
             return None
@@ -364,7 +363,7 @@ class Aids(Layer):
             return
         hover = self.board.square_under(ctx.mouse)
         rc = self.declaring.current_reach()
-        charging = bool(d.target) and ctx.enc.rules.halves[d.use].charges  # M7: the charge picks its square
+        charging = uses.charge_picks_square(ctx.enc.rules, d.use, d.target)  # M7: the charge picks its square
         if rc is None or hover is None or not rc.can_end(hover) or charging:
             return
         warnings = self.route_warnings(who, d.use, rc.route_to(hover).squares)

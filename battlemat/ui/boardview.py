@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import pygame
 
+from battlemat.core import uses
 from battlemat.core.movement import Reach
 from battlemat.labels import labels_by_id
 from battlemat.log import hazard_name
@@ -183,7 +184,7 @@ class BoardView:
         if d is not None and ctx.sel.who is not None:
             start = ctx.session.position(ctx.sel.who)
             hover = None if hide_pointer else self.square_under(ctx.mouse)
-            charging = bool(d.target) and ctx.enc.rules.halves[d.use].charges  # M7: the charge picks its square
+            charging = uses.charge_picks_square(ctx.enc.rules, d.use, d.target)  # M7: the charge picks its square
             if rc is not None and hover is not None and rc.can_end(hover) and not charging and start is not None:
                 route = rc.route_to(hover)
                 jumps = tuple(o for s in route.jumps for o in s.over)

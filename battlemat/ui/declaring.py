@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from battlemat.core import uses
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.intents import Intent
 from battlemat.core.movement import Reach
@@ -69,8 +70,7 @@ class Declaring:
         d = self.ctx.sel.draft
         if d is None:
             return
-        half = self.ctx.enc.rules.halves[d.use]
-        if half.charges or half.holds_ground:  # their squares depend on the target (M7, M8)
+        if uses.aims_at_target(self.ctx.enc.rules, d.use):  # their squares depend on the target (M7, M8)
             self.ctx.sel.draft = replace(d, target=cid, to=None, path=())
         else:
             self.ctx.sel.draft = replace(d, target=cid)
@@ -99,7 +99,7 @@ class Declaring:
         d = self.ctx.sel.draft
         if d is None:
             return
-        if self.ctx.enc.rules.halves[d.use].charges and d.target is not None:  # M7: the charge picks its own square
+        if uses.charge_picks_square(self.ctx.enc.rules, d.use, d.target):  # M7: the charge picks its own square
             rc = self.current_reach()
             if rc is not None and rc.costs:
                 end = next(iter(rc.costs))

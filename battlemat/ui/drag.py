@@ -21,7 +21,7 @@ from typing import Any
 
 import pygame
 
-from battlemat.core import movement
+from battlemat.core import movement, uses
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.core.intents import Intent
@@ -34,7 +34,6 @@ from battlemat.ui.boardview import BoardView, Layer
 from battlemat.ui.cards import Line, draw_card
 from battlemat.ui.context import PlayContext
 from battlemat.ui.declaring import Declaring
-from battlemat.ui.move_preview import sticky_uses
 
 WAYPOINT_COLOR = (120, 220, 255)
 
@@ -90,14 +89,14 @@ def mover_and_context(enc: Encounter, chars: Mapping[CharId, Any], draft: Intent
         mover = movement.mover_for(memory, chars, draft.who, draft.use, draft.target, draft.item)
     except (BattlematError, KeyError):
         return None
-    ctx = movement.context(enc, chars, enc.by_id[draft.who].side, sticky_uses(enc, declared), who=draft.who)
+    ctx = movement.context(enc, chars, enc.by_id[draft.who].side, uses.sticky_uses(enc.rules, declared), who=draft.who)
     return mover, ctx
 
 
 def waypoint_refusal(enc: Encounter, mover: Any) -> movement.Refusal | None:
     """Why this mover may not choose its path: a half that charges (rules data `charges`) moves in
     as straight a line as possible, in the movement module's words; None when it may."""
-    if enc.rules.halves[mover.use].charges:
+    if uses.charges(enc.rules, mover.use):
         return off_line(mover.target_name or "its target")
     return None
 

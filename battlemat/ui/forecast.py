@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
+from battlemat.core import uses
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.core.events import Event
@@ -110,8 +111,7 @@ def forecast_attack(enc: Encounter, state: MatchState, declared: Mapping[CharId,
 def aimed_at(enc: Encounter, draft: Intent, target: CharId) -> Intent:
     """The draft intent aimed at `target` as clicking it would declare it: a half whose squares follow
     from its target (a charge, M7; holding ground, M8) lets the resolver choose them again."""
-    half = enc.rules.halves[draft.use]
-    if half.charges or half.holds_ground:
+    if uses.aims_at_target(enc.rules, draft.use):
         return replace(draft, target=target, to=None, path=())
     return replace(draft, target=target)
 

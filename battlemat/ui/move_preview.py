@@ -10,18 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from battlemat.core import movement
+from battlemat.core import movement, uses
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.types import CharId
-
-
-def sticky_uses(enc: Encounter, declared: Mapping[CharId, Intent]) -> dict[CharId, str]:
-    """M6: who among `declared` makes its neighbours stick (the rules data's `sticky` halves)."""
-    halves = enc.rules.halves
-    return {c: it.use for c, it in declared.items() if (h := halves.get(it.use)) is not None and h.sticky}
 
 
 def reach_for(
@@ -44,7 +38,8 @@ def reach_for(
         mover = movement.mover_for(known, chars, draft.who, draft.use, draft.target, draft.item)
     except (BattlematError, KeyError):  # a draft the rules refuse: the resolver's check will say why
         return None
-    ctx = movement.context(enc, chars, enc.by_id[draft.who].side, sticky_uses(enc, declared or {}), who=draft.who)
+    sticky = uses.sticky_uses(enc.rules, declared or {})
+    ctx = movement.context(enc, chars, enc.by_id[draft.who].side, sticky, who=draft.who)
     return movement.reach(board, enc.rules, mover, ctx)
 
 

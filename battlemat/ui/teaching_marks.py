@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from battlemat.core import geometry, movement, ranges
+from battlemat.core import geometry, movement, ranges, uses
 from battlemat.core.board import Board
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
@@ -26,7 +26,6 @@ from battlemat.core.resolver.moves import movement_phase
 from battlemat.core.state import CharacterState
 from battlemat.log import describe_intent
 from battlemat.types import XY, CharId
-from battlemat.ui.move_preview import sticky_uses
 
 MOVE_PHASE = next(name for name, _, run in PHASES if run is movement_phase)  # where every move happens
 
@@ -118,8 +117,7 @@ def _at(chars: Mapping[CharId, CharacterState], cid: CharId | None) -> XY | None
 def _route(enc: Encounter, board: Board, chars: Mapping[CharId, CharacterState], declared: Mapping[CharId, Intent],
            it: Intent, known: MatchMemory) -> tuple[XY, ...]:
     """The squares the resolver's route for `it` walks (none when it does not move)."""
-    half = enc.rules.halves[it.use]
-    if not it.moves and not (half.charges and it.target is not None):
+    if not uses.moves(enc.rules, it, on_map=True):
         return ()
     try:
         mover = movement.mover_for(known, chars, it.who, it.use, it.target, it.item)
@@ -127,7 +125,7 @@ def _route(enc: Encounter, board: Board, chars: Mapping[CharId, CharacterState],
         return ()
     side = enc.by_id[it.who].side
     others = {c: i for c, i in declared.items() if c != it.who}
-    ctx = movement.context(enc, chars, side, sticky_uses(enc, others), who=it.who)
+    ctx = movement.context(enc, chars, side, uses.sticky_uses(enc.rules, others), who=it.who)
     plan = movement.Plan(it.to, tuple((p[0], p[1]) for p in it.path), ctx)
     return tuple(movement.plan_route(board, enc.rules, mover, ctx, plan).squares)
 
