@@ -24,6 +24,7 @@ from test_ui import finish_turn, key, make_app, press_resolve, skill_key, square
 
 from battlemat.core.elusion import elude  # noqa: E402
 from battlemat.labels import labels_by_id, short_labels  # noqa: E402
+from battlemat.ui import aids as aids_module  # noqa: E402
 from battlemat.ui import tokens  # noqa: E402
 from battlemat.ui.aids import card_rule_at  # noqa: E402
 
@@ -210,7 +211,10 @@ def test_hovering_a_rule_id_in_the_log_shows_the_rules_data(app) -> None:
     assert sw.doc in play.ctx.status and "[house, M11]" in play.ctx.status
 
 
-def test_hovering_a_rule_id_on_a_card_shows_its_rule(app) -> None:
+def test_hovering_a_rule_id_on_a_card_shows_its_rule(app, monkeypatch) -> None:
+    # The card's grace (aids.GRACE, 0.6 s to reach it) is wall-clock time, which a busy machine's
+    # frames can outlast; this test is about the rule under the pointer, so the grace is long here.
+    monkeypatch.setattr(aids_module, "GRACE", 60.0)
     play = app.play
     play.declaring.select("garran")
     key(app, skill_key(app, "Press"))
