@@ -111,7 +111,7 @@ class MatchMemory:
         many as the board's own table keeps (a huge map's answers are 4 MB each)."""
         got = self._walks.get(goal)
         if got is None:
-            board = self.enc.board
+            board = self.enc.map_board
             if len(self._walks) >= movement.walks.kept(board):
                 self._walks.clear()
             got = self._walks[goal] = movement.walk_field(board, self.enc.rules.switch("diagonals"), goal)

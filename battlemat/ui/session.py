@@ -129,7 +129,7 @@ class Session:
         self.dice_override = dice
         self.has_map = self.enc.board is not None
         self.arena = None if self.has_map else arena_for(self.enc)
-        self.board: Board = self.enc.board if self.has_map else self.arena.board  # type: ignore[union-attr]
+        self.board: Board = self.enc.map_board if self.has_map else self.arena.board  # type: ignore[union-attr]
         unknown = [side for side in pc_sides if side not in self.enc.sides]
         if unknown:
             raise BattlematError(f"no side {unknown[0]!r} in {self.path}; its sides are {', '.join(self.enc.sides)}")

@@ -118,7 +118,7 @@ def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[C
     """The route each mover of one sub-phase takes, from where everyone stands as it begins."""
     if not movers:
         return {}
-    board = t.enc.board
+    board = t.enc.map_board
     sticky = {cid: it.use for cid, it in t.intents.items()
               if t.rules.halves[it.use].sticky and t.active(cid) and t.st[cid].at is not None}
     snapshot = dict(t.st)
@@ -231,9 +231,9 @@ def move_house(t: Turn, cid: CharId, route: movement.Route) -> list[str]:
     (M11), an allowance the text does not give (M1), a change of level (M12)."""
     refs = [f"move.{t.intents[cid].use}"]
     squares = (route.origin,) + route.squares
-    if not geometry.is_hex(t.enc.board) and any(a[0] != b[0] and a[1] != b[1] for a, b in pairwise(squares)):
+    if not geometry.is_hex(t.enc.map_board) and any(a[0] != b[0] and a[1] != b[1] for a, b in pairwise(squares)):
         refs.append("switch.diagonals")
-    if t.levels and len({t.levels[y * t.enc.board.width + x] for x, y in squares}) > 1:
+    if t.levels and len({t.levels[y * t.enc.map_board.width + x] for x, y in squares}) > 1:
         refs.append("M12")
     return refs
 
@@ -250,7 +250,7 @@ def _running(t: Turn, route: movement.Route, jump: movement.Step) -> bool:
 
 def _way(t: Turn, a: XY, b: XY) -> tuple[int, ...]:
     """The direction of a step from a to b (cube coordinates on hex maps)."""
-    board = t.enc.board
+    board = t.enc.map_board
     if geometry.is_hex(board):
         ca, cb = geometry.to_cube(board, a), geometry.to_cube(board, b)
         return tuple(y - x for x, y in zip(ca, cb, strict=True))
