@@ -433,7 +433,7 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
             if key not in r.rules.switches:
                 r.bad(f"{where}.quality", f"unknown quality {shown(quality)}", "use excellent or enchanted (S5)")
                 continue
-            bonus = r.rules.switch(key)
+            bonus = r.rules.switch_int(key)
         if isinstance(bonus, bool) or bonus not in (1, 2):
             r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {shown(bonus)}", "use bonus = 1 or 2")
             continue

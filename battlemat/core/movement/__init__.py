@@ -66,7 +66,7 @@ def allowance(rules: Rules, char: Any, use: str, major: int = 0, item: str = "si
         base = rules.halves[use].moving_allowance
     if base > 0:
         base += math.ceil(char.talent("Acrobatics/Climb") / 2)
-    if rules.switch("major_loss_penalty") == "movement":
+    if rules.switch_str("major_loss_penalty") == "movement":
         base = max(0, base - major)
     return base
 
@@ -124,7 +124,7 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     """Every square `mover` can end on this turn, and why not for the rest within allowance + 2.
     Answers are values, remembered per grid (`memo.ReachMemo`): the same question gets the same
     answer back, naming the mover that asked."""
-    diagonals = rules.switches["diagonals"].value
+    diagonals = rules.switch_str("diagonals")
     gr = board.cache.grids.get(diagonals) or grid(board, diagonals)
     key, hit = gr.memo.lookup(rules, mover, ctx)
     if hit is not None:
@@ -138,7 +138,7 @@ def follow(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Sequenc
     """Walk a planned list of squares step by step under the rules and this turn's facts; stop at
     the first step that breaks a rule and say why (M4, M5, M6, M8, M10, M12). A plan never ends on
     an occupied square: it backs up to the last free one (M10)."""
-    gr = grid(board, rules.switches["diagonals"].value)
+    gr = grid(board, rules.switch_str("diagonals"))
     s = StepRules(gr, rules, mover, ctx)
     u, par, lastk, c = gr.node(mover.at), 0, -1, 0
     steps: list[Step] = []

@@ -103,7 +103,7 @@ def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
     if not seen:
         return words, "R4"
     if attack.use == "Shoot":
-        aggressive = set(t.rules.switch("aggressive_skills"))
+        aggressive = set(t.rules.switch_strs("aggressive_skills"))
         for c in t.order():
             o = t.intents.get(c)
             at = t.st[c].at

@@ -114,7 +114,7 @@ def _interfere(t: Turn, g: Group, partner: Group) -> list[Hit]:
         return [Hit(partner.target, roll.margin, tuple(partner.members))]
     sides = {"attackers": list(g.members), "defenders": list(partner.members),
              **house(t, "switch.mutual_tie_both_succeed")}
-    if t.rules.switch("mutual_tie_both_succeed"):
+    if t.rules.switch_bool("mutual_tie_both_succeed"):
         t.emit("no_effect", "equal ratings: both attacks succeed, with no losses (C3)", ("C3",), **sides)
     else:
         t.emit("no_effect", "equal ratings: nobody suffers losses (C3)", ("C3",), **sides)
@@ -133,7 +133,7 @@ def _attack(t: Turn, g: Group) -> list[Hit]:
     if roll.winner == "attack":
         _grip(t, g, leader, att)
         return [Hit(g.target, roll.margin, tuple(g.members))]
-    if roll.winner == "defense" and t.rules.switch("defense_inflicts_losses"):
+    if roll.winner == "defense" and t.rules.switch_bool("defense_inflicts_losses"):
         it = t.intents.get(g.target)
         if it and t.rules.halves[it.use].act == "attack" and dskill:
             return [Hit(g.members[0], roll.margin, (g.target,))]
@@ -175,7 +175,7 @@ def _throw(t: Turn, held: CharId, wrestler: CharId, to: XY, strength: int) -> No
 
     why = None
     if board is not None and start is not None:
-        why = throw_refusal(board, str(t.rules.switch("diagonals")), start, to, strength)
+        why = throw_refusal(board, t.rules.switch_str("diagonals"), start, to, strength)
     if why is None:
         why = enter(t, held, to, (to,), say, held_by=None, hold=0)
     if why is not None:

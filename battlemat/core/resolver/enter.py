@@ -125,7 +125,7 @@ def fleeing(t: Turn, cid: CharId) -> bool:
     map. A held character does not flee (C8: only Escape breaks a hold)."""
     it = t.intents.get(cid)
     return (it is not None and t.rules.halves[it.use].act == "flee" and t.active(cid)
-            and cid not in t.pinned and bool(t.rules.switch("exit_leaves_conflict")))
+            and cid not in t.pinned and t.rules.switch_bool("exit_leaves_conflict"))
 
 
 def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:

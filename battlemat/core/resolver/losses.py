@@ -55,7 +55,7 @@ def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
     """L3: defeated at 2 major losses (more with Wrestle talent); L4: fragile foes, and a PC struck by a
     deadly foe, after a set number of losses."""
     victim, s = t.char(cid), t.st[cid]
-    limit = t.rules.switch("deadly_defeats_after")
+    limit = t.rules.switch_int("deadly_defeats_after")
     why, rule = "", "L3"
     if victim.fragile and s.losses >= limit:
         why, rule = f"fragile: {s.losses} losses (L4)", "L4"

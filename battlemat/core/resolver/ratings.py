@@ -95,7 +95,7 @@ def position_mods(t: Turn, cid: CharId, it: Intent, vs: CharId | None) -> tuple[
         mods.append(_HIGHER_GROUND)  # R5
     if half.ranged:
         band = ranges.unpenalized(t.rules, t.char(cid), it.use, t.st[cid].major)
-        dist = geometry.distance(board, a, b, t.rules.switch("diagonals"))
+        dist = geometry.distance(board, a, b, t.rules.switch_str("diagonals"))
         _, cover, _ = geometry.sight(board, a, b)
         if band and dist > band:
             if blank:
@@ -123,7 +123,7 @@ def point_blank(t: Turn, cid: CharId, use: str, vs: CharId) -> bool:
     if t.enc.board is None or a is None or b is None:
         return False
     blank = ranges.point_blank(t.rules, t.char(cid), use)
-    return bool(blank) and geometry.distance(t.enc.board, a, b, t.rules.switch("diagonals")) <= blank
+    return bool(blank) and geometry.distance(t.enc.board, a, b, t.rules.switch_str("diagonals")) <= blank
 
 
 def flanked(t: Turn, cid: CharId, vs: CharId) -> bool:

@@ -195,7 +195,7 @@ def still_here(t: Turn) -> None:
         it = t.intents.get(cid)
         if it is None or t.rules.halves[it.use].act != "flee" or not t.active(cid) or cid in t.pinned:
             continue  # (a held Exit said why in P2: C8)
-        if not t.rules.switch("exit_leaves_conflict"):
+        if not t.rules.switch_bool("exit_leaves_conflict"):
             refuse(t, (cid, it.use, it.target), f"{t.name(cid)} uses Exit but stays in the conflict: "
                    "Exit does not leave it under this encounter's rules (C5)", "exit_leaves_conflict is off",
                    "C5", **house(t, "switch.exit_leaves_conflict"))

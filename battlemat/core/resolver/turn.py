@@ -107,7 +107,7 @@ class Turn:
         self.st = dict(self.state.chars)
         self.levels: Sequence[int] = ()  # the board's level by node (M12, R5), as the movement grid keeps them
         if self.enc.board is not None:
-            self.levels = movement.grid(self.enc.board, str(self.rules.switch("diagonals"))).level
+            self.levels = movement.grid(self.enc.board, self.rules.switch_str("diagonals")).level
 
     def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
         self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))

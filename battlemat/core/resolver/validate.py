@@ -149,7 +149,7 @@ def _validate_throw(enc: Encounter, state: MatchState, intent: Intent, use: str)
     if board is not None and start is not None:
         # "one map square per Wrestle skill rating" names no base rating: the effective one (text line 15)
         strength = standing(enc.rules, enc.by_id[who], use, state[who].major)
-        why = throw_refusal(board, str(enc.rules.switch("diagonals")), start, to, strength)
+        why = throw_refusal(board, enc.rules.switch_str("diagonals"), start, to, strength)
         if why is not None:
             raise IllegalIntent(who, f"cannot throw onto {to}: {why.why}", "M13", "throw")
 
