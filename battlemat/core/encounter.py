@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+
 from battlemat.core.board import Board
 from battlemat.core.character import Character
 from battlemat.core.intents import Intent

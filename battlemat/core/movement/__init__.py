@@ -18,9 +18,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from battlemat.core.board import Board
+from battlemat.core.character import Character
+from battlemat.core.encounter import Encounter
 from battlemat.core.movement.answers import answer
 from battlemat.core.movement.grid import Grid, build_graph, grid
 from battlemat.core.movement.memo import MEMO_SIZE, ReachMemo
@@ -43,6 +45,7 @@ from battlemat.core.movement.step import ENDS, StepRules
 from battlemat.core.movement.walks import FAR, level_changes_near, walk_field
 from battlemat.core.rating import standing
 from battlemat.core.rules import Rules
+from battlemat.core.state import CharacterState
 from battlemat.types import XY, CharId
 
 if TYPE_CHECKING:
@@ -56,7 +59,7 @@ __all__ = [
 
 
 # -- who moves: allowance (M1, M2, M3) and the mover ----------------------------------------------------
-def allowance(rules: Rules, char: Any, use: str, major: int = 0, item: str = "simple",
+def allowance(rules: Rules, char: Character, use: str, major: int = 0, item: str = "simple",
               moving_shot: bool = False) -> int:
     """M1 by the skill used (a skill that may move a little instead of standing, as Shoot may, moves
     that much when it moves, at -1 to its use); M2 adds ceil(Acrobatics talent / 2) to any allowance
@@ -71,8 +74,8 @@ def allowance(rules: Rules, char: Any, use: str, major: int = 0, item: str = "si
     return base
 
 
-def mover_for(known: MatchMemory, chars: Mapping[CharId, Any], who: CharId, use: str, target: CharId | None = None,
-              item: str = "simple") -> Mover:
+def mover_for(known: MatchMemory, chars: Mapping[CharId, CharacterState], who: CharId, use: str,
+              target: CharId | None = None, item: str = "simple") -> Mover:
     """The Mover for `who` using `use` (a canonical half) from its current square (M1-M3, M5, M7, M8).
     `known` is the match's memory (core.memory): it knows the encounter and remembers allowances."""
     enc = known.enc
@@ -87,15 +90,17 @@ def mover_for(known: MatchMemory, chars: Mapping[CharId, Any], who: CharId, use:
     aims = half.charges or half.holds_ground  # M7, M8: its moves depend on where its target stands
     t_at = chars[target].at if aims and target is not None and target in chars else None
     t_name = enc.by_id[target].name if target is not None and target in enc.by_id else ""
-    return Mover(who, char.name, use, st.at, allowed, jump, t_at, t_name)
+    at = cast(XY, st.at)  # (None only off the map, where nobody asks)
+    return Mover(who, char.name, use, at, allowed, jump, t_at, t_name)
 
 
 # -- what stands around it: the one context builder (M6, M10) -----------------------------------------
 _NO_USES: Mapping[CharId, str] = MappingProxyType({})
 
 
-def context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: Mapping[CharId, str] | None = None,
-            *, who: CharId | None = None, standing: Mapping[XY, Occupant] | None = None) -> Context:
+def context(enc: Encounter, chars: Mapping[CharId, CharacterState], side: str,
+            sticky_uses: Mapping[CharId, str] | None = None, *, who: CharId | None = None,
+            standing: Mapping[XY, Occupant] | None = None) -> Context:
     """Who stands where, friend or foe of `side` (M10), and the enemies among them whose use this turn
     is sticky (M6: `sticky_uses`, by character). A mover's own square never counts, so one context
     serves every mover of a side; `who` leaves that one character out. `standing`: the occupants of an
@@ -108,7 +113,7 @@ def context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: Mappi
         st = chars.get(c.id)
         if c.id == who or st is None or st.at is None or not st.active:
             continue
-        at = tuple(st.at)  # (the same tuple when it is one)
+        at = cast(XY, tuple(st.at))  # (the same tuple when it is one)
         friend = c.side == side
         if standing is None and at not in occ:
             occ[at] = Occupant(c.name, friend)

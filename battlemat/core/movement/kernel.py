@@ -34,13 +34,13 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
 
 import numpy as np
 
 from battlemat.core import geometry
-from battlemat.core.movement.found import EndedLog, Found, Query, RefusalLog
 from battlemat.core.board import Board
+from battlemat.core.movement.found import EndedLog, Found, Query, RefusalLog
 from battlemat.core.movement.grid import Grid, grid
 from battlemat.core.movement.results import LEVEL as LEVEL_REFUSAL
 from battlemat.core.movement.results import LEVEL_CLIMB as LEVEL_CLIMB_REFUSAL
@@ -74,7 +74,7 @@ def user_cache(environ: Mapping[str, str], platform: str) -> str:
     return os.path.join(base, "battlemat", "numba")
 
 
-os.environ.setdefault("NUMBA_CACHE_DIR", user_cache(os.environ, sys.platform))  # before numba's import: see above
+os.environ.setdefault("NUMBA_CACHE_DIR", user_cache(os.environ, sys.platform))  # before numba's import (above)
 numba: ModuleType | None
 try:
     import numba
@@ -93,7 +93,8 @@ LEVEL, LEVEL_CLIMB, STICKY = 0, 1, 2
 IP_WIDTH, IP_X0, IP_Y0, IP_ALLOWANCE, IP_CLIMB, IP_ALTERNATING, IP_PRESS, IP_HEX = 0, 1, 2, 3, 4, 5, 6, 7
 IP_OCCUPANTS, IP_STICKY, IP_MID, IP_END, IP_HEAD = 8, 9, 10, 11, 12
 _NO_LINE = (0.0, 0.0, 0.0, 0.0, 1.0)
-HEAD = 4  # the answer's first words: squares found (ne), refusals logged (nr), ended states logged (nl), states reached (nre)
+# The answer's first words: squares found (ne), refusals logged (nr), ended states logged (nl), states reached (nre).
+HEAD = 4
 
 
 class Layout(NamedTuple):

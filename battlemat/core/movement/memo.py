@@ -89,8 +89,9 @@ class ReachMemo:
             if -r <= f.at[0] - x0 <= r and -r <= f.at[1] - y0 <= r:
                 held += (f,)
         if half.jumps and mover.jump_rating > 0:  # M5
-            like: tuple[Any, ...] = ("jump", here, A, mover.jump_rating, rules.switch_float("jump_running_m_per_rating"),
-                                     rules.switch_float("jump_standing_m_per_rating"))
+            like: tuple[object, ...] = ("jump", here, A, mover.jump_rating,
+                                        rules.switch_float("jump_running_m_per_rating"),
+                                        rules.switch_float("jump_standing_m_per_rating"))
         elif (half.charges or half.holds_ground) and mover.target is not None:  # M7, M8
             like = (mover.use, here, A, mover.target, mover.target_name)
         else:

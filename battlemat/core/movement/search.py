@@ -15,7 +15,7 @@ bucket straightest first.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from battlemat.core.movement.found import EndedLog, FastSearch, Found, Occupants, Query, RefusalLog
 from battlemat.core.movement.grid import Grid
