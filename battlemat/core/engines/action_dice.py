@@ -16,7 +16,9 @@ a target number as a DS, the Effect as losses, and what a mishap costs.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
@@ -113,10 +115,10 @@ class ActionDice:
     effect_per_loss: float = 2.2
     mishap_loss: int = 1
     name = "action-dice"
-    tuning: ClassVar[dict[str, tuple[float, ...]]] = {
+    tuning: ClassVar[Mapping[str, tuple[float, ...]]] = MappingProxyType({
         "score_base": (0, 1, 2, 3),
         "effect_per_loss": (1.8, 2.0, 2.2, 2.4, 2.6),
-    }
+    })
 
     def side(self, rating: Rating) -> ActionSide:
         parts = split(rating)

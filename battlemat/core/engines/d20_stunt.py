@@ -14,8 +14,10 @@ losses of a won contest from the roll margins of the deciding round.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
@@ -165,11 +167,11 @@ class D20Stunt:
     margin_per_loss: float = 2.0
     critical_bonus: int = 1
     name = "d20-stunt"
-    tuning: ClassVar[dict[str, tuple[float, ...]]] = {
+    tuning: ClassVar[Mapping[str, tuple[float, ...]]] = MappingProxyType({
         "rank_base": (1, 2, 3),
         "margin_slack": (0, 3, 5, 7),
         "margin_per_loss": (1.5, 2.0, 2.5, 3.0),
-    }
+    })
 
     # -- conversions ---------------------------------------------------------------------------
     def rank(self, rating: int) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from battlemat.core.dice import Roll
+from battlemat.core.events import Contest
 from battlemat.core.rating import Rating, standing
 from battlemat.core.resolver.defense import opposition
 from battlemat.core.resolver.enter import enter, throw_refusal
@@ -47,21 +48,11 @@ def contest_event(t: Turn, kind: str, sides: Sides, how: str, roll: Roll, rules:
         f"{a_names}: {a_rating.explain()}  vs  {d_names}: {d_rating.explain()} [{how}] -> {verdict}"
         + (f" ({roll.detail})" if roll.detail else "")
     )
-    t.emit(
-        "contest",
+    t.emit_payload(
+        Contest(kind, tuple(att_who), tuple(dfn_who), a_rating, d_rating, how, roll.winner, roll.margin,
+                (roll.attack_total, roll.defense_total), roll.detail, contest_house(t, kind, sides, roll)),
         text,
         tuple(rules) + (roll.rule,),
-        kind=kind,
-        attackers=list(att_who),
-        defenders=list(dfn_who),
-        attack=a_rating.to_dict(),
-        defense=d_rating.to_dict(),
-        how=how,
-        winner=roll.winner,
-        margin=roll.margin,
-        totals=[roll.attack_total, roll.defense_total],
-        dice=roll.detail,
-        **contest_house(t, kind, sides, roll),
     )
 
 

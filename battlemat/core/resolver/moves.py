@@ -13,6 +13,7 @@ from itertools import pairwise
 from types import MappingProxyType
 
 from battlemat.core import geometry, movement
+from battlemat.core.events import Moved
 from battlemat.core.intents import Intent
 from battlemat.core.resolver.enter import enter, on_the_edge
 from battlemat.core.resolver.ratings import rating
@@ -95,7 +96,7 @@ def _declared_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> 
             dest = it.to if it.to is not None else (it.path[-1] if it.path else None)
             if dest is not None and dest != t.st[cid].at:
                 def say(c: CharId = cid, to: XY = dest, n: int = sub) -> None:
-                    t.emit("moved", f"{t.name(c)} moves to {to}", ("P2", "M9"), who=c, to=list(to), sub_phase=n)
+                    t.emit_payload(Moved(c, to, n), f"{t.name(c)} moves to {to}", ("P2", "M9"))
 
                 enter(t, cid, dest, (dest,), say)
 
@@ -191,9 +192,9 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongsid
 
     def say() -> None:
         cost = route.cost
-        t.emit("moved", f"{t.name(cid)} moves to {route.end} ({cost} square{'s' if cost != 1 else ''})",
-               ("P2", "M9", "M11"), who=cid, to=list(route.end), route=[list(sq) for sq in route.squares],
-               cost=cost, sub_phase=sub, **house(t, *move_house(t, cid, route)))
+        t.emit_payload(Moved(cid, route.end, sub, route.squares, cost, house(t, *move_house(t, cid, route))),
+                       f"{t.name(cid)} moves to {route.end} ({cost} square{'s' if cost != 1 else ''})",
+                       ("P2", "M9", "M11"))
         for step in route.jumps:
             kind = "running" if _running(t, route, step) else "standing"
             t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to}, "

@@ -14,6 +14,7 @@ from typing import Any
 
 from battlemat.core.character import Character
 from battlemat.core.dice import Roll
+from battlemat.core.events import Contest
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.rules import Rules
@@ -169,7 +170,7 @@ def _fell(t: Turn, cid: CharId) -> tuple[str, str]:
 
 def untested_defences(t: Turn) -> None:
     """End of P4: a Block or Dodge that no attack met this turn says so (C5)."""
-    met = {d for ev in t.events if ev.type == "contest" for d in ev.data.get("defenders", ())}
+    met = {d for ev in t.events if ev.type == Contest.TYPE for d in Contest.of(ev).defenders}
     for cid in t.order():
         it = t.intents.get(cid)
         if it is None or t.rules.halves[it.use].act != "defend" or cid in met or not t.active(cid):
