@@ -139,7 +139,7 @@ class Rules:
 
     # -- construction --------------------------------------------------------------------------
     @staticmethod
-    def from_data(data: Mapping[str, Any]) -> Rules:
+    def from_data(data: Mapping[str, Any]) -> Rules:  # (Any: parsed TOML, checked by battlemat.io.rules_file)
         groups = {g: tuple(pairs) for g, pairs in data["groups"].items()}
         pair_of_half: dict[str, str] = {}
         for pairs in groups.values():
@@ -180,7 +180,7 @@ class Rules:
             MappingProxyType(lower),
         )
 
-    def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:  # (Any: TOML values, checked here)
         """A copy with house switches changed. Raises RulesError naming the bad key and the fix."""
         if not overrides:
             return self
@@ -285,7 +285,7 @@ class Rules:
             return int(self.item_move[item])
         return self.halves[half].move
 
-    def house_rule(self, ref: str, size: int | None = None) -> dict[str, Any] | None:
+    def house_rule(self, ref: str, size: int | None = None) -> dict[str, object] | None:
         """The house choice behind `ref` as the rules data tags it, for an event's record; None when
         what `ref` names is core. `ref` is `switch.KEY` (a switch as set; `size`: of a group, S7),
         a rule ID (a house-tagged rule, or a core rule's house part), `matchup.SKILL.AGAINST` (S8),
@@ -310,10 +310,10 @@ class Rules:
         e = self.entries.get(ref)
         return {"rule": ref} if e is not None and (e.tag == "house" or e.house) else None
 
-    def value_of(self, rule_id: str) -> list[tuple[str, Any]]:
+    def value_of(self, rule_id: str) -> list[tuple[str, object]]:
         """The current values behind a rule ID, as (label, value) pairs for `battlemat rules ID`."""
         entry = self.entries[rule_id]
-        out: list[tuple[str, Any]] = []
+        out: list[tuple[str, object]] = []
         for ref in entry.values:
             if ref.startswith("switch."):
                 sw = self.switches[ref[len("switch.") :]]
@@ -400,7 +400,7 @@ def _typed(table: Mapping[str, _T], key: str, kind: str) -> _T:
         raise RulesError(f"rules key {key!r} is not {kind}, or no such key") from None
 
 
-def _same_kind(default: Any, value: Any) -> bool:
+def _same_kind(default: object, value: object) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(default, bool) and isinstance(value, bool)
     if isinstance(default, float):

@@ -23,9 +23,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from battlemat.core.dice import Roll
 from battlemat.core.engines.common import IntArray, ceil_div, contest_roll, split
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 SINGLE_DIE = (4, 6, 8, 10, 12)  # AS 1..5
 LADDER = (6, 8, 10, 12)  # the die beside the banked d6s from AS 6 on

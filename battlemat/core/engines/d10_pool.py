@@ -20,9 +20,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from battlemat.core.dice import Roll
 from battlemat.core.engines.common import IntArray, contest_roll, split
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 SIDES = 10
 BASE_THRESHOLD = 7  # 002: 7+ is a success

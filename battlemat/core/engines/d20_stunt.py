@@ -22,9 +22,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from battlemat.core.dice import Roll
 from battlemat.core.engines.common import IntArray, ceil_div, contest_roll, split
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 SIDES = 20
 NO_FUMBLE_RANK = 19  # 001: rank 19+ no longer fumbles (a natural 20 still fails)

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import numpy as np
 
-from battlemat.core.dice import Roll
 from battlemat.core.engines.common import IntArray, contest_roll
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 CRITICAL_SUCCESS = 2  # 003: a natural 2
 CRITICAL_FAILURE = 12  # 003: a natural 12

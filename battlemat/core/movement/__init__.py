@@ -130,7 +130,7 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     Answers are values, remembered per grid (`memo.ReachMemo`): the same question gets the same
     answer back, naming the mover that asked."""
     diagonals = rules.switch_str("diagonals")
-    gr = board.cache.grids.get(diagonals) or grid(board, diagonals)
+    gr = grid(board, diagonals)
     key, hit = gr.memo.lookup(rules, mover, ctx)
     if hit is not None:
         return hit if hit.mover == mover else Reach(mover, *hit[1:])
@@ -242,4 +242,5 @@ def prepare() -> None:
 def forget(board: Board) -> None:
     """Drop the remembered reach answers for `board` (benchmarks measure the search itself)."""
     for gr in board.cache.grids.values():
-        gr.memo.clear()
+        if isinstance(gr, Grid):
+            gr.memo.clear()

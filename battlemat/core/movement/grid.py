@@ -142,8 +142,8 @@ def _flags(a: npt.NDArray[np.bool_]) -> Sequence[bool]:
 def grid(board: Board, diagonals: str = "alternating") -> Grid:
     """The movement grid of `board` under a diagonal setting (M11), built on first use and kept in
     the board's cache for as long as the board lives."""
-    gr: Grid | None = board.cache.grids.get(diagonals)
-    if gr is None:
+    gr = board.cache.grids.get(diagonals)
+    if not isinstance(gr, Grid):
         gr = board.cache.grids[diagonals] = _build(board, diagonals)
     return gr
 

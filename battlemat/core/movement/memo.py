@@ -19,8 +19,9 @@ second chance for those asked for again search 16.5 times a combat; the first 20
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from battlemat.core.movement.results import Context, Mover, Occupant, Reach, StickyFoe
 from battlemat.core.rules import Rules
@@ -34,7 +35,7 @@ _ALONE = Context()
 class ReachKey(NamedTuple):
     """What decides a reach answer (see the module's docstring)."""
 
-    like: tuple[Any, ...]  # the mover as the rules tell movers apart
+    like: tuple[object, ...]  # the mover as the rules tell movers apart (hashable parts)
     near: tuple[tuple[XY, Occupant], ...]  # who stands within reach of the move, by square
     held: tuple[StickyFoe, ...]  # the sticky foes within reach of the move (none for Block, Dodge, Escape)
 
@@ -52,7 +53,7 @@ class ReachMemo:
         self._answers: OrderedDict[ReachKey, Reach] = OrderedDict()
         self._asked: set[int] = set()  # ids of the answers asked for again
         # who stands near a square: (id of the occupants, square, radius) -> (occupants, near)
-        self._near: dict[tuple[int, XY, int], tuple[Any, tuple[tuple[XY, Occupant], ...]]] = {}
+        self._near: dict[tuple[int, XY, int], tuple[Mapping[XY, Occupant], tuple[tuple[XY, Occupant], ...]]] = {}
 
     def __len__(self) -> int:
         return len(self._answers)

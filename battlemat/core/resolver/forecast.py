@@ -22,6 +22,7 @@ from battlemat.core.events import Contest, Event
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.rating import Rating
+from battlemat.core.resolver.resolve import resolve_turn
 from battlemat.core.state import MatchState
 from battlemat.types import CharId
 
@@ -58,8 +59,6 @@ def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: 
     """The turn resolved with `intents` (diceless; `memory` is forked, never changed) and what `who`'s
     attack on `target` (default: its intent's target) came to. Raises IllegalIntent like the resolver;
     None if `who` declares no attack."""
-    from battlemat.core.resolver import resolve_turn  # (the package imports this module)
-
     mine = next((it for it in intents if it.who == who), None)
     if mine is None or enc.rules.halves[mine.use].act != "attack":
         return None

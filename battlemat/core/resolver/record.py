@@ -10,7 +10,6 @@ plain words (`reason`) and the rule ID behind it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from battlemat.core.character import Character
 from battlemat.core.dice import Roll
@@ -27,7 +26,7 @@ class House:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.found: list[dict[str, Any]] = []
+        self.found: list[dict[str, object]] = []
 
     def add(self, *refs: str, size: int | None = None) -> House:
         for ref in refs:
@@ -60,17 +59,17 @@ class House:
             self.add("R4")
         return self
 
-    def data(self) -> dict[str, Any]:
+    def data(self) -> dict[str, object]:
         return {"house": True, "house_rules": list(self.found)} if self.found else {}
 
 
-def house(t: Turn, *refs: str, size: int | None = None) -> dict[str, Any]:
+def house(t: Turn, *refs: str, size: int | None = None) -> dict[str, object]:
     """The event data marking the house rules among `refs` (empty when all are core)."""
     return House(t.rules).add(*refs, size=size).data()
 
 
 def contest_house(t: Turn, kind: str, sides: tuple[Rating, Sequence[CharId], Rating, Sequence[CharId]],
-                  roll: Roll) -> dict[str, Any]:
+                  roll: Roll) -> dict[str, object]:
     """The house rules that decided a contest between `sides` (attack rating, attackers, defence rating,
     defenders): both ratings' house parts, the dice engine (D3), and how the defender opposed it (C5: a
     skill the text does not name, a Technology skill, a Block meeting a whole group, a defender
@@ -98,7 +97,7 @@ def contest_house(t: Turn, kind: str, sides: tuple[Rating, Sequence[CharId], Rat
 
 
 def refuse(t: Turn, about: tuple[CharId, str, CharId | None], text: str, reason: str, rule: str,
-           **more: Any) -> None:
+           **more: object) -> None:
     """A declared intent (or part of one: `about` is who, the half it uses, its target) that does not
     happen, with its reason and rule."""
     who, use, target = about
