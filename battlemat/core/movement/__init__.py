@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import NamedTuple, Protocol, cast
 
 from battlemat.core.board import Board
 from battlemat.core.character import Character
@@ -48,9 +48,6 @@ from battlemat.core.rules import Rules
 from battlemat.core.state import CharacterState
 from battlemat.types import XY, CharId
 
-if TYPE_CHECKING:
-    from battlemat.core.memory import MatchMemory
-
 __all__ = [
     "BLOCKED", "FAR", "MEMO_SIZE", "PIT", "Context", "Grid", "Mover", "Occupant", "Plan", "Reach", "ReachMemo",
     "Refusal", "Route", "Step", "StickyFoe", "allowance", "build_graph", "context", "follow", "forget", "grid",
@@ -74,7 +71,18 @@ def allowance(rules: Rules, char: Character, use: str, major: int = 0, item: str
     return base
 
 
-def mover_for(known: MatchMemory, chars: Mapping[CharId, CharacterState], who: CharId, use: str,
+class Known(Protocol):
+    """What `mover_for` asks of the match's memory (core.memory.MatchMemory, which imports this package):
+    the encounter, and each character's allowance, worked out once (M1-M3)."""
+
+    @property
+    def enc(self) -> Encounter: ...
+
+    def allowance(self, char: Character, use: str, major: int, item: str = "simple",
+                  moving_shot: bool = False) -> int: ...
+
+
+def mover_for(known: Known, chars: Mapping[CharId, CharacterState], who: CharId, use: str,
               target: CharId | None = None, item: str = "simple") -> Mover:
     """The Mover for `who` using `use` (a canonical half) from its current square (M1-M3, M5, M7, M8).
     `known` is the match's memory (core.memory): it knows the encounter and remembers allowances."""
