@@ -74,7 +74,7 @@ def user_cache(environ: Mapping[str, str], platform: str) -> str:
     return os.path.join(base, "battlemat", "numba")
 
 
-os.environ.setdefault("NUMBA_CACHE_DIR", user_cache(os.environ, sys.platform))  # before numba's import (above)
+os.environ.setdefault("NUMBA_CACHE_DIR", user_cache(os.environ, sys.platform))  # before numba's import (see top)
 numba: ModuleType | None
 try:
     import numba
@@ -99,8 +99,8 @@ HEAD = 4
 
 class Layout(NamedTuple):
     """Where each part of the kernel's answer starts, one int64 array: the HEAD sizes, then the parts in
-    this order. The kernel writes it and `Answer` reads it through `layout`, the one place that knows
-    the order and the sizes."""
+    this order. `_layout` is the one place that knows the order and the sizes: the kernel writes its
+    answer by it (compiled, `layout`) and `Answer` reads the answer by it."""
 
     nodes: int  # the ne squares that can end a move, in the order found
     costs: int  # their costs
@@ -137,7 +137,7 @@ class Answer(Found):
         ne = int(found[0])
         head: list[int] = found[:HEAD + 2 * ne].tolist()
         self._at = at = _layout(*head[:HEAD])  # (squares found, refusals logged, ended states logged, states reached)
-        self._reached = head[HEAD - 1]
+        self._reached = head[HEAD - 1]  # nre, the states reached (the walk back along a route reads them)
         self.nodes, self.costs = head[at.nodes:at.costs], head[at.costs:at.states]  # the squares found, in order
 
     def devs(self) -> list[float]:

@@ -173,7 +173,7 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str, 
     if state[who].at is None:
         raise IllegalIntent(who, "has no square on the map, so it cannot move", "M1", "to")
     for sq in ((intent.to,) if intent.to is not None else ()) + tuple(intent.path):
-        if not board.inside(_xy(sq)):
+        if not board.inside(sq):
             raise IllegalIntent(who, f"square {tuple(sq)} is off the map", "M1", "path" if intent.path else "to")
     mover = movement.mover_for(memory, state.chars, who, use, intent.target, intent.item)
     ctx = start_context(enc, state, enc.by_id[who].side, memory)
