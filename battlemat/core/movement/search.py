@@ -15,7 +15,7 @@ bucket straightest first.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from battlemat.core.movement.found import EndedLog, FastSearch, Found, Occupants, Query, RefusalLog
 from battlemat.core.movement.grid import Grid
@@ -149,7 +149,7 @@ def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tup
     without numba). `occupants` stand around the mover, `sticky` are the sticky foes among them."""
     zones = () if how.unstuck else sticky  # M6
     if not how.jumper and not how.provoke:
-        fast = _tables(gr)
+        fast = cast("FastSearch | None", gr.fast) or _tables(gr)  # (gr.fast: the kernel's Tables, once made)
         if fast is not None:
             found: Found | None = fast.search(Query(mover, occupants, zones, how))
             if found is not None:
