@@ -241,7 +241,7 @@ def prepare() -> None:
     """Get the compiled search ready now rather than at the first search (the first use after an
     install compiles it: a few seconds; later a fraction of a second to load it): the play window
     calls this before it opens, so no hover ever waits for it."""
-    from battlemat.core.movement import kernel  # noqa: PLC0415 - start-up time: only the window imports numba early
+    from battlemat.core.movement import kernel  # noqa: PLC0415 - start-up time: numba is imported here only when the window asks
 
     if kernel.AVAILABLE:
         kernel.warm_up()
