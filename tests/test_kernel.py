@@ -5,12 +5,14 @@ M10, M12). Random boards with levels, stairs, pits and difficult squares, square
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import random_board
+from conftest import ROOT, random_board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,3 +92,34 @@ def test_prepare_compiles_the_search_and_the_walk_back_along_a_route():
             "print(len(kernel.bucket_search.signatures), len(kernel.route_back.signatures))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["1", "1"]
+
+
+def test_the_compiled_code_is_kept_in_the_user_cache_never_in_the_source_tree(tmp_path: Path) -> None:
+    """numba's cache (cache=True) goes to the user's cache folder (kernel.user_cache, through
+    NUMBA_CACHE_DIR set before numba is imported): compiling in a fresh process with an empty cache
+    writes its index files there and writes nothing into battlemat/core/movement."""
+    if sys.platform in ("win32", "darwin"):
+        pytest.skip("the cache folder is the platform's own there (kernel.user_cache)")
+    source = ROOT / "battlemat" / "core" / "movement"
+
+    def cache_files() -> dict[str, int]:
+        return {str(p): p.stat().st_mtime_ns for p in source.rglob("*") if p.suffix in (".nbi", ".nbc")}
+
+    before = cache_files()
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    code = "from battlemat.core import movement; movement.prepare()"
+    subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True, capture_output=True)
+    assert cache_files() == before  # nothing made or rewritten in the source tree
+    kept = {p.suffix for p in (tmp_path / "battlemat" / "numba").rglob("*")}
+    assert {".nbi", ".nbc"} <= kept
+
+
+@pytest.mark.parametrize(("platform", "environ", "expected"), [
+    ("linux", {"XDG_CACHE_HOME": "/x/cache"}, "/x/cache/battlemat/numba"),
+    ("linux", {"XDG_CACHE_HOME": "relative"}, "~/.cache/battlemat/numba"),  # (XDG: a relative path is ignored)
+    ("linux", {}, "~/.cache/battlemat/numba"),
+    ("darwin", {"XDG_CACHE_HOME": "/x/cache"}, "~/Library/Caches/battlemat/numba"),
+])
+def test_the_user_cache_folder_by_platform(platform: str, environ: dict[str, str], expected: str) -> None:
+    assert kernel.user_cache(environ, platform) == os.path.expanduser(expected)

@@ -139,7 +139,7 @@ class View:
         steps = self.walk_field(pb)[pa[1] * board.width + pa[0]]
         if steps < movement.FAR:
             return steps
-        return 100 + geometry.distance(board, pa, pb, self.enc.rules.switch("diagonals"))
+        return 100 + geometry.distance(board, pa, pb, self.enc.rules.switch_str("diagonals"))
 
     def walk_to(self, sq: XY, goal: XY) -> int:
         """Squares of walking from `sq` to `goal` (movement.FAR where no walk leads there)."""
@@ -219,6 +219,6 @@ class View:
             return False
         if self.allowance("Press") != self.allowance("Dodge"):
             return False
-        gr = movement.grid(self.board, self.enc.rules.switch("diagonals"))
+        gr = movement.grid(self.board, self.enc.rules.switch_str("diagonals"))
         reach, claimed, sq = self.reach("Dodge"), self.memory.claimed, gr.sq
         return any(sq(j) in reach and sq(j) not in claimed for j in gr.zone(goal))  # the few squares next to it

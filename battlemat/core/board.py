@@ -24,7 +24,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
 import numpy as np
 
@@ -176,7 +175,7 @@ class BoardCache:
     __slots__ = ("grids", "sight", "walks", "level_windows")
 
     def __init__(self) -> None:
-        self.grids: dict[str, Any] = {}
+        self.grids: dict[str, object] = {}  # movement.Grid (opaque here: the grid module imports this one)
         self.sight: dict[tuple[XY, XY], tuple[bool, int, str]] = {}
         self.walks: dict[tuple[str, XY], Sequence[int]] = {}
         self.level_windows: dict[int, list[list[bool]]] = {}

@@ -4,8 +4,10 @@ Every engine answers two questions with an injected `random.Random` (never the g
 an uncontested check against a target number (C1) and a contest between two ratings (C2).
 The answer is a `Roll` whose `margin` is in battlemat's currency: losses for the loser.
 
-Engines are registered by name in `ENGINES`; `engine(name)` returns one. Alternative
-engines from the other rules texts (D3) register themselves in `battlemat.core.engines`.
+Engines are registered by name (`engines()`); `engine(name)` returns one. Alternative engines
+from the other rules texts (D3) are listed in `battlemat.core.engines` (ALTERNATIVES). Their
+answer, `Roll`, lives in `battlemat.core.roll`, which the engines import (so they never import
+this module, which imports them).
 """
 
 from __future__ import annotations
@@ -14,29 +16,11 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
+from battlemat.core.engines import ALTERNATIVES
 from battlemat.core.rating import Rating
-
-
-class Roll(NamedTuple):
-    """The outcome of a check or a contest (a named tuple: a turn rolls a few, made in C).
-
-    winner: "attack" (the acting side reached its goal), "defense" (the opposing side or the
-    target number held), or "tie" (nobody gains; C3's "equal" case).
-    margin: losses the loser suffers (>= 0), or the excess of a successful check (C1).
-    """
-
-    winner: str
-    margin: int
-    attack_total: int
-    defense_total: int
-    detail: str = ""  # dice faces and engine-specific words, for the log
-    rule: str = "D1"
-
-    @property
-    def success(self) -> bool:
-        return self.winner == "attack"
+from battlemat.core.roll import Roll as Roll  # (where it always was for the readers: one name, two doors)
 
 
 def faces(rng: random.Random, sides: int, count: int) -> list[int]:
@@ -143,10 +127,7 @@ BUILT_IN: Mapping[str, Callable[[], DiceEngine]] = MappingProxyType({
 
 
 def engines() -> dict[str, Callable[[], DiceEngine]]:
-    """Every engine by name: the built-in ones and the alternatives of D3 (battlemat.core.engines,
-    imported only when an engine is asked for by name)."""
-    from battlemat.core.engines import ALTERNATIVES
-
+    """Every engine by name: the built-in ones and the alternatives of D3 (battlemat.core.engines)."""
     return {**BUILT_IN, **{factory.name: factory for factory in ALTERNATIVES}}
 
 

@@ -79,7 +79,7 @@ def elude(char: Character, hazard: Hazard, rules: Rules, major_losses: int = 0, 
             helped = True
         had.append(label)
         if have >= need:
-            if rules.switch("partial_elusion"):
+            if rules.switch_bool("partial_elusion"):
                 left = harm // 2
                 return Elusion(False, left, f"{label} >= {need}",
                                f"{char.name} partly eludes it with {label} (E1): {left} loss(es)", halved, helped)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
+from battlemat.core.board import Board
 from battlemat.core.character import Character
 from battlemat.core.intents import Intent
 from battlemat.core.rules import Rules
@@ -23,7 +23,7 @@ class Encounter:
     dice: str = "none"
     map: str | None = None  # path as written in the file, relative to it
     turns: tuple[tuple[Intent, ...], ...] = ()
-    board: Any = None  # a battlemat.core.board.Board once a map is loaded
+    board: Board | None = None  # once a map is loaded
     by_id: Mapping[CharId, Character] = field(default_factory=lambda: MappingProxyType({}), repr=False)
     ids: tuple[CharId, ...] = field(default=(), init=False, repr=False, compare=False)  # in declaration order
     sides: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)  # in order of first mention
@@ -32,6 +32,13 @@ class Encounter:
         object.__setattr__(self, "by_id", MappingProxyType({c.id: c for c in self.characters}))
         object.__setattr__(self, "ids", tuple(c.id for c in self.characters))
         object.__setattr__(self, "sides", tuple(dict.fromkeys(c.side for c in self.characters)))
+
+    @property
+    def map_board(self) -> Board:
+        """The board, for the code that runs only on a map (the caller has asked `board is not None`)."""
+        if self.board is None:
+            raise ValueError(f"{self.title!r} has no map")
+        return self.board
 
     def character(self, cid: CharId) -> Character:
         return self.by_id[cid]

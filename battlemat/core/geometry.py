@@ -8,11 +8,15 @@ converted to cube coordinates for distances and lines.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from battlemat.core.board import Board
 from battlemat.types import XY
+
+if TYPE_CHECKING:  # names for mypy only
+    import numpy.typing as npt
 
 # Square-grid steps in a fixed order (the order of every neighbour loop: determinism, STYLE 5).
 SQUARE_STEPS: tuple[tuple[int, int, str], ...] = (
@@ -24,12 +28,12 @@ CUBE_DIRS: tuple[tuple[int, int, int], ...] = (
 )
 
 
-def is_hex(board: Any) -> bool:
-    return getattr(board, "grid", "square") == "hex"
+def is_hex(board: Board) -> bool:
+    return board.grid == "hex"
 
 
 # -- hex coordinates ---------------------------------------------------------------------------------
-def to_cube(board: Any, sq: XY) -> tuple[int, int, int]:
+def to_cube(board: Board, sq: XY) -> tuple[int, int, int]:
     """Offset (Tiled staggered) -> cube coordinates."""
     x, y = sq
     odd = board.stagger_index != "even"
@@ -42,7 +46,7 @@ def to_cube(board: Any, sq: XY) -> tuple[int, int, int]:
     return q, r, -q - r
 
 
-def from_cube(board: Any, c: tuple[int, int, int]) -> XY:
+def from_cube(board: Board, c: tuple[int, int, int]) -> XY:
     q, r, _ = c
     odd = board.stagger_index != "even"
     if board.stagger_axis == "x":
@@ -54,7 +58,7 @@ def from_cube(board: Any, c: tuple[int, int, int]) -> XY:
     return q + shift, y
 
 
-def centre(board: Any, sq: XY) -> tuple[float, float]:
+def centre(board: Board, sq: XY) -> tuple[float, float]:
     """Centre of a square in square units (x right, y down); hexes as Tiled draws them."""
     x, y = sq
     if not is_hex(board):
@@ -67,7 +71,7 @@ def centre(board: Any, sq: XY) -> tuple[float, float]:
     return x + 0.5 + (0.5 if shifted else 0.0), y * math.sqrt(3) / 2 + 0.5
 
 
-def centres(board: Any) -> tuple[np.ndarray, np.ndarray]:
+def centres(board: Board) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """`centre` of every square at once: two float64 arrays [y, x] with the same numbers."""
     ys, xs = np.mgrid[0:board.height, 0:board.width].astype(np.float64)
     if not is_hex(board):
@@ -87,7 +91,7 @@ def compass(dx: float, dy: float) -> str:
     return names[int((angle + 22.5) // 45) % 8]
 
 
-def steps(board: Any, sq: XY, diagonals: str = "alternating") -> list[tuple[XY, bool, str]]:
+def steps(board: Board, sq: XY, diagonals: str = "alternating") -> list[tuple[XY, bool, str]]:
     """Neighbours inside the board as (square, diagonal, compass direction), in a fixed order.
 
     Square grids: 8 neighbours, or 4 with `manhattan` (M11). Hex maps: 6 (direction of travel by
@@ -113,20 +117,20 @@ def steps(board: Any, sq: XY, diagonals: str = "alternating") -> list[tuple[XY, 
     return out
 
 
-def adjacent(board: Any, a: XY, b: XY) -> bool:
+def adjacent(board: Board, a: XY, b: XY) -> bool:
     """Next to each other: sharing an edge or a corner on squares, an edge on hexes (M6, P4)."""
-    if getattr(board, "grid", "square") == "hex":  # (is_hex, written out: asked a few dozen times a turn)
+    if board.grid == "hex":  # (is_hex, written out: asked a few dozen times a turn)
         return a != b and hex_distance(board, a, b) == 1
     dx, dy = a[0] - b[0], a[1] - b[1]
     return -1 <= dx <= 1 and -1 <= dy <= 1 and (dx != 0 or dy != 0)
 
 
-def hex_distance(board: Any, a: XY, b: XY) -> int:
+def hex_distance(board: Board, a: XY, b: XY) -> int:
     ca, cb = to_cube(board, a), to_cube(board, b)
     return max(abs(ca[0] - cb[0]), abs(ca[1] - cb[1]), abs(ca[2] - cb[2]))
 
 
-def distance(board: Any, a: XY, b: XY, diagonals: str = "alternating") -> int:
+def distance(board: Board, a: XY, b: XY, diagonals: str = "alternating") -> int:
     """Squares between a and b on an open board (M11): alternating counts every second diagonal
     as 2, chebyshev counts each as 1, manhattan allows none; hex maps use hex distance."""
     if is_hex(board):
@@ -141,7 +145,7 @@ def distance(board: Any, a: XY, b: XY, diagonals: str = "alternating") -> int:
 
 
 # -- lines and sight --------------------------------------------------------------------------------
-def _line(board: Any, a: XY, b: XY, nudge: float) -> list[XY]:
+def _line(board: Board, a: XY, b: XY, nudge: float) -> list[XY]:
     """Squares crossed by the segment between centres, nudged sideways by `nudge` (both nudges
     are tried so that a line grazing a corner is judged the same from either end)."""
     if a == b:
@@ -182,7 +186,7 @@ def _line(board: Any, a: XY, b: XY, nudge: float) -> list[XY]:
     return out
 
 
-def line(board: Any, a: XY, b: XY) -> list[XY]:
+def line(board: Board, a: XY, b: XY) -> list[XY]:
     """Squares on the line between centres, ends included (R4)."""
     return _line(board, a, b, 1e-6)
 
@@ -190,13 +194,13 @@ def line(board: Any, a: XY, b: XY) -> list[XY]:
 SIGHT_LIMIT = 100_000  # answers kept per board (about 20 MB at most); the table starts over when full
 
 
-def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
+def sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
     """R4: (seen, cover count, why not). Opaque squares between the two centres block the line;
     each cover square on it is -1 to the shooter. Grazing a corner: either nudge of the line counts,
     taking the one that sees, then the one with less cover. Terrain never changes, so answers are
     kept in the board's own cache (`Board.cache`)."""
     memo = board.cache.sight
-    key = tuple(a), tuple(b)  # (the same tuples when they are tuples)
+    key = (a[0], a[1]), (b[0], b[1])  # (tuples, should a caller pass lists)
     hit: tuple[bool, int, str] | None = memo.get(key)
     if hit is None:
         if len(memo) >= SIGHT_LIMIT:
@@ -205,7 +209,7 @@ def sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
     return hit
 
 
-def _sight(board: Any, a: XY, b: XY) -> tuple[bool, int, str]:
+def _sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
     best: tuple[bool, int, str] | None = None
     for nudge in (1e-6, -1e-6):
         between = [s for s in _line(board, a, b, nudge)[1:-1] if board.inside(s)]

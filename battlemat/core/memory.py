@@ -80,7 +80,7 @@ class MatchMemory:
         self._strengths: dict[tuple[CharId, int], tuple[int, int, int]] = {}
         self._walks: dict[XY, Sequence[int]] = {}
         self._state: StateMemory | None = None
-        self.skill_penalty = enc.rules.switch("major_loss_penalty") == "skills"  # L5: major losses take from skills
+        self.skill_penalty = enc.rules.switch_str("major_loss_penalty") == "skills"  # L5: major losses take from skills
 
     def parts(self, cid: CharId, use: str) -> SkillParts:
         """skill_parts, once per character and half."""
@@ -111,10 +111,10 @@ class MatchMemory:
         many as the board's own table keeps (a huge map's answers are 4 MB each)."""
         got = self._walks.get(goal)
         if got is None:
-            board = self.enc.board
+            board = self.enc.map_board
             if len(self._walks) >= movement.walks.kept(board):
                 self._walks.clear()
-            got = self._walks[goal] = movement.walk_field(board, self.enc.rules.switch("diagonals"), goal)
+            got = self._walks[goal] = movement.walk_field(board, self.enc.rules.switch_str("diagonals"), goal)
         return got
 
     def strength(self, cid: CharId, major: int, figure: Callable[[], tuple[int, int, int]]) -> tuple[int, int, int]:

@@ -87,7 +87,7 @@ class Rating:
     def value(self) -> int:
         return self._numbers[3]
 
-    def with_(self, **changes: Any) -> Rating:
+    def with_(self, **changes: Any) -> Rating:  # (Any: each field its own type, checked by replace)
         """A copy with some parts changed (and its numbers worked out again)."""
         return dataclasses.replace(self, **changes)
 
@@ -166,7 +166,7 @@ class Rating:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Rating:
+    def from_dict(cls, d: Mapping[str, Any]) -> Rating:  # (Any: an event's JSON-ready data)
         """The rating an event recorded (`to_dict`), parts and all: what a forecast reads back from the
         resolved turn's contest (its `value` is worked out again and equals the recorded one)."""
         def mods(key: str) -> tuple[Modifier, ...]:
@@ -204,5 +204,5 @@ def standing(rules: Rules, char: Character, use: str, major: int = 0) -> int:
     modifiers, group and matchup belong to one skill use against one foe, so they stay out [house R1]
     (the range penalty is itself situational: a range read through it would go round in a circle)."""
     pair = rules.halves[use].pair if use in rules.halves else use
-    penalty = major if rules.switch("major_loss_penalty") == "skills" else 0
+    penalty = major if rules.switch_str("major_loss_penalty") == "skills" else 0
     return max(0, char.base(pair) + char.equipment_bonus(pair)[0] + talent_part(rules, char, use)[0] - penalty)

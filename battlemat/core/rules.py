@@ -11,11 +11,16 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from battlemat.core.errors import RulesError
 
+if TYPE_CHECKING:  # names for mypy only
+    # A house switch's value as the rules data gives it (TOML): read it typed with Rules.switch_bool and its kin.
+    SwitchValue = bool | int | float | str | list[int] | list[str]
+
 PHASES: tuple[str, ...] = ("P1", "P2", "P3", "P4")  # rule P: the fixed order of a turn
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -64,10 +69,10 @@ class Half:
 class Switch:
     key: str
     rule: str
-    value: Any
+    value: SwitchValue
     doc: str
-    default: Any
-    options: tuple[Any, ...] | str = ()  # the values it may take, or words for an open range
+    default: SwitchValue
+    options: tuple[SwitchValue, ...] | str = ()  # the values it may take, or words for an open range
     gap: str = ""  # the gap in the rules text its default fills (docs/RULINGS.md)
     text_sizes: tuple[int, ...] = ()  # group_table: the sizes whose value the text itself states
     default_is_text: bool = False  # its default is the text's own value: house only when changed
@@ -128,6 +133,8 @@ class Rules:
     _by_lower: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
     # (skill, against) -> S8 bonus with the switches as set: looked up for every rating of a contest
     _matchup_bonus: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
+    # the switches' values by kind, checked and converted once (switch_bool and its kin read them)
+    _typed: TypedSwitches = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         bonus: dict[tuple[str, str], int] = {}
@@ -135,10 +142,11 @@ class Rules:
             if not m.switch or self.switches[m.switch].value:
                 bonus[m.skill, m.against] = bonus.get((m.skill, m.against), 0) + m.bonus
         object.__setattr__(self, "_matchup_bonus", MappingProxyType(bonus))
+        object.__setattr__(self, "_typed", _typed_switches(self.switches))
 
     # -- construction --------------------------------------------------------------------------
     @staticmethod
-    def from_data(data: Mapping[str, Any]) -> Rules:
+    def from_data(data: Mapping[str, Any]) -> Rules:  # (Any: parsed TOML, checked by battlemat.io.rules_file)
         groups = {g: tuple(pairs) for g, pairs in data["groups"].items()}
         pair_of_half: dict[str, str] = {}
         for pairs in groups.values():
@@ -181,7 +189,7 @@ class Rules:
             MappingProxyType(lower),
         )
 
-    def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:  # (Any: TOML values, checked here)
         """A copy with house switches changed. Raises RulesError naming the bad key and the fix."""
         if not overrides:
             return self
@@ -215,8 +223,29 @@ class Rules:
     def pairs(self) -> tuple[str, ...]:
         return tuple(p for pairs in self.groups.values() for p in pairs)
 
-    def switch(self, key: str) -> Any:
+    def switch(self, key: str) -> SwitchValue:
+        """A switch's value as the data gives it, for display (`rules ID`, an event's house record); the
+        rules read it typed: switch_bool, switch_int, switch_float, switch_str, switch_ints, switch_strs."""
         return self.switches[key].value
+
+    def switch_bool(self, key: str) -> bool:
+        return _typed(self._typed.bools, key, "true or false")
+
+    def switch_int(self, key: str) -> int:
+        return _typed(self._typed.ints, key, "a whole number")
+
+    def switch_float(self, key: str) -> float:
+        """A number (a whole number in the data reads as the same float)."""
+        return _typed(self._typed.floats, key, "a number")
+
+    def switch_str(self, key: str) -> str:
+        return _typed(self._typed.strs, key, "a word")
+
+    def switch_ints(self, key: str) -> tuple[int, ...]:
+        return _typed(self._typed.int_lists, key, "a list of whole numbers")
+
+    def switch_strs(self, key: str) -> tuple[str, ...]:
+        return _typed(self._typed.str_lists, key, "a list of words")
 
     def canonical(self, name: str) -> str:
         """The exact spelling of a pair or half, from any case. Raises RulesError if unknown."""
@@ -242,10 +271,10 @@ class Rules:
 
     def group_bonus(self, size: int) -> int:
         """Rule S7: bonus for a group of `size` counted members."""
-        table = self.switch("group_table")
+        table = self.switch_ints("group_table")
         if size <= 0:
             return 0
-        return int(table[min(size, len(table) - 1)])
+        return table[min(size, len(table) - 1)]
 
     def matchup(self, skill: str, against: str) -> int:
         """Rule S8: the bonus `skill` gains when opposed by `against` (switches respected)."""
@@ -261,7 +290,7 @@ class Rules:
         tb = self.talent_bonuses.get(skill)
         if tb is None:
             return None
-        if tb.switch and not self.switch(tb.switch):
+        if tb.switch and not self.switch_bool(tb.switch):
             return None
         return tb
 
@@ -271,7 +300,7 @@ class Rules:
             return int(self.item_move[item])
         return self.halves[half].move
 
-    def house_rule(self, ref: str, size: int | None = None) -> dict[str, Any] | None:
+    def house_rule(self, ref: str, size: int | None = None) -> dict[str, object] | None:
         """The house choice behind `ref` as the rules data tags it, for an event's record; None when
         what `ref` names is core. `ref` is `switch.KEY` (a switch as set; `size`: of a group, S7),
         a rule ID (a house-tagged rule, or a core rule's house part), `matchup.SKILL.AGAINST` (S8),
@@ -296,10 +325,10 @@ class Rules:
         e = self.entries.get(ref)
         return {"rule": ref} if e is not None and (e.tag == "house" or e.house) else None
 
-    def value_of(self, rule_id: str) -> list[tuple[str, Any]]:
+    def value_of(self, rule_id: str) -> list[tuple[str, object]]:
         """The current values behind a rule ID, as (label, value) pairs for `battlemat rules ID`."""
         entry = self.entries[rule_id]
-        out: list[tuple[str, Any]] = []
+        out: list[tuple[str, object]] = []
         for ref in entry.values:
             if ref.startswith("switch."):
                 sw = self.switches[ref[len("switch.") :]]
@@ -331,7 +360,62 @@ class Rules:
         return out
 
 
-def _same_kind(default: Any, value: Any) -> bool:
+class TypedSwitches(NamedTuple):
+    """Every switch's value in the table of its kind (the kind of its default in the rules data)."""
+
+    bools: Mapping[str, bool]
+    ints: Mapping[str, int]
+    floats: Mapping[str, float]
+    strs: Mapping[str, str]
+    int_lists: Mapping[str, tuple[int, ...]]
+    str_lists: Mapping[str, tuple[str, ...]]
+
+
+def _typed_switches(switches: Mapping[str, Switch]) -> TypedSwitches:
+    """The switches by kind, each value checked against its default's kind (with_overrides has checked
+    the kind of a scalar; here the items of a list) and converted: a whole number where the default is
+    a float reads as a float. Raises RulesError naming a list with an item of the wrong kind."""
+    bools: dict[str, bool] = {}
+    ints: dict[str, int] = {}
+    floats: dict[str, float] = {}
+    strs: dict[str, str] = {}
+    int_lists: dict[str, tuple[int, ...]] = {}
+    str_lists: dict[str, tuple[str, ...]] = {}
+    for key, sw in switches.items():
+        v = sw.value
+        if isinstance(v, bool):
+            bools[key] = v
+        elif isinstance(v, int | float) and isinstance(sw.default, float):
+            floats[key] = float(v)
+        elif isinstance(v, int):
+            ints[key] = v
+        elif isinstance(v, float):
+            floats[key] = v
+        elif isinstance(v, str):
+            strs[key] = v
+        elif isinstance(sw.default, list) and sw.default and all(isinstance(d, str) for d in sw.default):
+            words = tuple(x for x in v if isinstance(x, str))
+            if len(words) != len(v):
+                raise RulesError(f"rules key {key!r} must be a list of words like {sw.default!r}; got {v!r}")
+            str_lists[key] = words
+        else:
+            numbers = tuple(x for x in v if isinstance(x, int) and not isinstance(x, bool))
+            if len(numbers) != len(v):
+                raise RulesError(f"rules key {key!r} must be a list of whole numbers like {sw.default!r}; got {v!r}")
+            int_lists[key] = numbers
+    return TypedSwitches(MappingProxyType(bools), MappingProxyType(ints), MappingProxyType(floats),
+                         MappingProxyType(strs), MappingProxyType(int_lists), MappingProxyType(str_lists))
+
+
+def _typed(table: Mapping[str, _T], key: str, kind: str) -> _T:
+    """A switch's value from the table of its kind; RulesError if it has another kind or no such switch."""
+    try:
+        return table[key]
+    except KeyError:
+        raise RulesError(f"rules key {key!r} is not {kind}, or no such key") from None
+
+
+def _same_kind(default: object, value: object) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(default, bool) and isinstance(value, bool)
     if isinstance(default, float):
@@ -345,5 +429,5 @@ def _check_switch_values(switches: Mapping[str, Switch]) -> None:
         if isinstance(sw.value, str) and isinstance(sw.options, tuple) and sw.options and sw.value not in sw.options:
             raise RulesError(f"rules key {key!r} must be one of {', '.join(map(str, sw.options))}; got {sw.value!r}")
     table = switches["group_table"].value
-    if not table or not all(isinstance(v, int) and v >= 0 for v in table):
+    if not isinstance(table, list) or not table or not all(isinstance(v, int) and v >= 0 for v in table):
         raise RulesError("rules key 'group_table' must be a list of non-negative whole numbers")

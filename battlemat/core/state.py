@@ -56,7 +56,7 @@ class CharacterState:
             "at": list(self.at) if self.at is not None else None,
         }
 
-    def with_(self, **changes: Any) -> CharacterState:
+    def with_(self, **changes: Any) -> CharacterState:  # (Any: each field its own type, checked by replace)
         """A copy with some fields changed (dataclasses.replace: every field, a field added later
         included, is carried over; `active` is worked out again)."""
         return dataclasses.replace(self, **changes)

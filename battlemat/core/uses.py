@@ -54,7 +54,7 @@ def sticky_uses(rules: Rules, intents: Mapping[CharId, Intent]) -> dict[CharId, 
 def is_aggressive(rules: Rules, use: str) -> bool:
     """R2: whether a character using `use` is 'aggressive' to an adjacent opponent, which may then
     not use a half that `engaged_forbids` (the `aggressive_skills` switch [house])."""
-    return use in rules.switch("aggressive_skills")
+    return use in rules.switch_strs("aggressive_skills")
 
 
 def aggressive_halves(rules: Rules) -> tuple[str, ...]:

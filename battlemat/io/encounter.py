@@ -7,8 +7,8 @@ together. Nothing is written.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -149,8 +149,8 @@ def load_encounter(path: str | Path, rules: Rules | None = None, with_map: bool 
     file = str(path)
     data = read_encounter_data(path)
     enc = parse_encounter(data, file, base_dir=path.parent, rules=rules)
-    if enc.map is not None and with_map and importlib.util.find_spec("battlemat.io.maps") is not None:
-        from battlemat.io.maps import attach_map
+    if enc.map is not None and with_map:
+        from battlemat.io.maps import attach_map  # noqa: PLC0415 - start-up time: the map reader (0.2 s) only for a map
 
         enc = attach_map(enc, path.parent / enc.map, encounter_file=file)
     return enc
@@ -383,8 +383,6 @@ def style_of(r: _Reader, raw: Any, place: str) -> dict[str, str]:
 
 def _side_styles(r: _Reader, data: Mapping[str, Any], chars: list[Character]) -> list[Character]:
     """[side.NAME] style = {...}: the side's style knobs, for its characters that set none of their own."""
-    from dataclasses import replace
-
     sides = r.table(data.get("side", {}), "side")
     known = {c.side for c in chars}
     for name, raw in sides.items():
@@ -433,7 +431,7 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
             if key not in r.rules.switches:
                 r.bad(f"{where}.quality", f"unknown quality {shown(quality)}", "use excellent or enchanted (S5)")
                 continue
-            bonus = r.rules.switch(key)
+            bonus = r.rules.switch_int(key)
         if isinstance(bonus, bool) or bonus not in (1, 2):
             r.bad(f"{where}.bonus", f"an equipment bonus is 1 or 2 (S5), found {shown(bonus)}", "use bonus = 1 or 2")
             continue

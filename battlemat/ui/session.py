@@ -128,7 +128,7 @@ class Session:
         self.has_map = self.enc.board is not None
         arena = None if self.has_map else arena_for(self.enc)
         self.arena = arena
-        self.board: Board = arena.board if arena is not None else self.enc.board
+        self.board: Board = arena.board if arena is not None else self.enc.map_board
         unknown = [side for side in pc_sides if side not in self.enc.sides]
         if unknown:
             raise BattlematError(f"no side {unknown[0]!r} in {self.path}; its sides are {', '.join(self.enc.sides)}")

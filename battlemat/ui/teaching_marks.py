@@ -147,7 +147,7 @@ def threat(enc: Encounter, board: Board, chars: Mapping[CharId, CharacterState],
         if radius <= 0:
             aim = _at(chars, it.target)
             return (frozenset({aim}) if aim else frozenset(), "R4")
-        diagonals = enc.rules.switch("diagonals")
+        diagonals = enc.rules.switch_str("diagonals")
         x0, y0 = at
         out = set()
         for y in range(max(0, y0 - radius), min(board.height, y0 + radius + 1)):

@@ -16,14 +16,16 @@ a target number as a DS, the Effect as losses, and what a mishap costs.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
 
-from battlemat.core.dice import Roll
 from battlemat.core.engines.common import IntArray, ceil_div, contest_roll, split
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 SINGLE_DIE = (4, 6, 8, 10, 12)  # AS 1..5
 LADDER = (6, 8, 10, 12)  # the die beside the banked d6s from AS 6 on
@@ -113,10 +115,10 @@ class ActionDice:
     effect_per_loss: float = 2.2
     mishap_loss: int = 1
     name = "action-dice"
-    tuning: ClassVar[dict[str, tuple[float, ...]]] = {
+    tuning: ClassVar[Mapping[str, tuple[float, ...]]] = MappingProxyType({
         "score_base": (0, 1, 2, 3),
         "effect_per_loss": (1.8, 2.0, 2.2, 2.4, 2.6),
-    }
+    })
 
     def side(self, rating: Rating) -> ActionSide:
         parts = split(rating)

@@ -16,8 +16,8 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from battlemat.core.dice import Roll
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 IntArray = npt.NDArray[np.int64]
 

@@ -13,14 +13,16 @@ losses, and what a fumble costs.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
 
-from battlemat.core.dice import Roll
 from battlemat.core.engines.common import IntArray, contest_roll, split
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 SIDES = 10
 BASE_THRESHOLD = 7  # 002: 7+ is a success
@@ -74,7 +76,8 @@ class D10Pool:
     dice_per_point: int = 2
     fumble_loss: int = 1
     name = "d10-pool"
-    tuning: ClassVar[dict[str, tuple[float, ...]]] = {"dice_per_point": (1, 2, 3), "fumble_loss": (0, 1)}
+    tuning: ClassVar[Mapping[str, tuple[float, ...]]] = MappingProxyType(
+        {"dice_per_point": (1, 2, 3), "fumble_loss": (0, 1)})
 
     # -- conversions ---------------------------------------------------------------------------
     def pool(self, rating: Rating) -> Pool:

@@ -14,15 +14,17 @@ losses of a won contest from the roll margins of the deciding round.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
 
-from battlemat.core.dice import Roll
 from battlemat.core.engines.common import IntArray, ceil_div, contest_roll, split
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 SIDES = 20
 NO_FUMBLE_RANK = 19  # 001: rank 19+ no longer fumbles (a natural 20 still fails)
@@ -165,11 +167,11 @@ class D20Stunt:
     margin_per_loss: float = 2.0
     critical_bonus: int = 1
     name = "d20-stunt"
-    tuning: ClassVar[dict[str, tuple[float, ...]]] = {
+    tuning: ClassVar[Mapping[str, tuple[float, ...]]] = MappingProxyType({
         "rank_base": (1, 2, 3),
         "margin_slack": (0, 3, 5, 7),
         "margin_per_loss": (1.5, 2.0, 2.5, 3.0),
-    }
+    })
 
     # -- conversions ---------------------------------------------------------------------------
     def rank(self, rating: int) -> int:

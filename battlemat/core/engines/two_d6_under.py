@@ -15,14 +15,16 @@ a failed Null-check as the depth it failed by (003 drops one State per failure).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import numpy as np
 
-from battlemat.core.dice import Roll
 from battlemat.core.engines.common import IntArray, contest_roll
 from battlemat.core.rating import Rating
+from battlemat.core.roll import Roll
 
 CRITICAL_SUCCESS = 2  # 003: a natural 2
 CRITICAL_FAILURE = 12  # 003: a natural 12
@@ -58,7 +60,7 @@ class TwoD6Under:
     attribute_base: int = 5
     check_base: int = 7
     name = "2d6-under"
-    tuning: ClassVar[dict[str, tuple[float, ...]]] = {"attribute_base": (3, 4, 5, 6, 7)}
+    tuning: ClassVar[Mapping[str, tuple[float, ...]]] = MappingProxyType({"attribute_base": (3, 4, 5, 6, 7)})
 
     def attribute(self, rating: Rating) -> int:
         return self.attribute_base + rating.value

@@ -18,9 +18,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import NamedTuple, Protocol, cast
 
 from battlemat.core.board import Board
+from battlemat.core.character import Character
+from battlemat.core.encounter import Encounter
 from battlemat.core.movement.answers import answer
 from battlemat.core.movement.grid import Grid, build_graph, grid
 from battlemat.core.movement.memo import MEMO_SIZE, ReachMemo
@@ -43,10 +45,8 @@ from battlemat.core.movement.step import ENDS, StepRules
 from battlemat.core.movement.walks import FAR, level_changes_near, walk_field
 from battlemat.core.rating import standing
 from battlemat.core.rules import Rules
+from battlemat.core.state import CharacterState
 from battlemat.types import XY, CharId
-
-if TYPE_CHECKING:
-    from battlemat.core.memory import MatchMemory
 
 __all__ = [
     "BLOCKED", "FAR", "MEMO_SIZE", "PIT", "Context", "Grid", "Mover", "Occupant", "Plan", "Reach", "ReachMemo",
@@ -56,7 +56,7 @@ __all__ = [
 
 
 # -- who moves: allowance (M1, M2, M3) and the mover ----------------------------------------------------
-def allowance(rules: Rules, char: Any, use: str, major: int = 0, item: str = "simple",
+def allowance(rules: Rules, char: Character, use: str, major: int = 0, item: str = "simple",
               moving_shot: bool = False) -> int:
     """M1 by the skill used (a skill that may move a little instead of standing, as Shoot may, moves
     that much when it moves, at -1 to its use); M2 adds ceil(Acrobatics talent / 2) to any allowance
@@ -66,13 +66,24 @@ def allowance(rules: Rules, char: Any, use: str, major: int = 0, item: str = "si
         base = rules.halves[use].moving_allowance
     if base > 0:
         base += math.ceil(char.talent(rules.talent_pair("nimbleness")) / 2)
-    if rules.switch("major_loss_penalty") == "movement":
+    if rules.switch_str("major_loss_penalty") == "movement":
         base = max(0, base - major)
     return base
 
 
-def mover_for(known: MatchMemory, chars: Mapping[CharId, Any], who: CharId, use: str, target: CharId | None = None,
-              item: str = "simple") -> Mover:
+class Known(Protocol):
+    """What `mover_for` asks of the match's memory (core.memory.MatchMemory, which imports this package):
+    the encounter, and each character's allowance, worked out once (M1-M3)."""
+
+    @property
+    def enc(self) -> Encounter: ...
+
+    def allowance(self, char: Character, use: str, major: int, item: str = "simple",
+                  moving_shot: bool = False) -> int: ...
+
+
+def mover_for(known: Known, chars: Mapping[CharId, CharacterState], who: CharId, use: str,
+              target: CharId | None = None, item: str = "simple") -> Mover:
     """The Mover for `who` using `use` (a canonical half) from its current square (M1-M3, M5, M7, M8).
     `known` is the match's memory (core.memory): it knows the encounter and remembers allowances."""
     enc = known.enc
@@ -87,15 +98,17 @@ def mover_for(known: MatchMemory, chars: Mapping[CharId, Any], who: CharId, use:
     aims = half.charges or half.holds_ground  # M7, M8: its moves depend on where its target stands
     t_at = chars[target].at if aims and target is not None and target in chars else None
     t_name = enc.by_id[target].name if target is not None and target in enc.by_id else ""
-    return Mover(who, char.name, use, st.at, allowed, jump, t_at, t_name)
+    at = cast(XY, st.at)  # (None only off the map, where nobody asks)
+    return Mover(who, char.name, use, at, allowed, jump, t_at, t_name)
 
 
 # -- what stands around it: the one context builder (M6, M10) -----------------------------------------
 _NO_USES: Mapping[CharId, str] = MappingProxyType({})
 
 
-def context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: Mapping[CharId, str] | None = None,
-            *, who: CharId | None = None, standing: Mapping[XY, Occupant] | None = None) -> Context:
+def context(enc: Encounter, chars: Mapping[CharId, CharacterState], side: str,
+            sticky_uses: Mapping[CharId, str] | None = None, *, who: CharId | None = None,
+            standing: Mapping[XY, Occupant] | None = None) -> Context:
     """Who stands where, friend or foe of `side` (M10), and the enemies among them whose use this turn
     is sticky (M6: `sticky_uses`, by character). A mover's own square never counts, so one context
     serves every mover of a side; `who` leaves that one character out. `standing`: the occupants of an
@@ -108,7 +121,7 @@ def context(enc: Any, chars: Mapping[CharId, Any], side: str, sticky_uses: Mappi
         st = chars.get(c.id)
         if c.id == who or st is None or st.at is None or not st.active:
             continue
-        at = tuple(st.at)  # (the same tuple when it is one)
+        at = cast(XY, tuple(st.at))  # (the same tuple when it is one)
         friend = c.side == side
         if standing is None and at not in occ:
             occ[at] = Occupant(c.name, friend)
@@ -124,8 +137,8 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     """Every square `mover` can end on this turn, and why not for the rest within allowance + 2.
     Answers are values, remembered per grid (`memo.ReachMemo`): the same question gets the same
     answer back, naming the mover that asked."""
-    diagonals = rules.switches["diagonals"].value
-    gr = board.cache.grids.get(diagonals) or grid(board, diagonals)
+    diagonals = rules.switch_str("diagonals")
+    gr = grid(board, diagonals)
     key, hit = gr.memo.lookup(rules, mover, ctx)
     if hit is not None:
         return hit if hit.mover == mover else Reach(mover, *hit[1:])
@@ -138,7 +151,7 @@ def follow(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Sequenc
     """Walk a planned list of squares step by step under the rules and this turn's facts; stop at
     the first step that breaks a rule and say why (M4, M5, M6, M8, M10, M12). A plan never ends on
     an occupied square: it backs up to the last free one (M10)."""
-    gr = grid(board, rules.switches["diagonals"].value)
+    gr = grid(board, rules.switch_str("diagonals"))
     s = StepRules(gr, rules, mover, ctx)
     u, par, lastk, c = gr.node(mover.at), 0, -1, 0
     steps: list[Step] = []
@@ -228,7 +241,7 @@ def prepare() -> None:
     """Get the compiled search ready now rather than at the first search (the first use after an
     install compiles it: a few seconds; later a fraction of a second to load it): the play window
     calls this before it opens, so no hover ever waits for it."""
-    from battlemat.core.movement import kernel
+    from battlemat.core.movement import kernel  # noqa: PLC0415 - start-up time: numba is imported here only when the window asks
 
     if kernel.AVAILABLE:
         kernel.warm_up()
@@ -237,4 +250,5 @@ def prepare() -> None:
 def forget(board: Board) -> None:
     """Drop the remembered reach answers for `board` (benchmarks measure the search itself)."""
     for gr in board.cache.grids.values():
-        gr.memo.clear()
+        if isinstance(gr, Grid):
+            gr.memo.clear()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from battlemat.core import geometry
 from battlemat.core.board import Hazard
@@ -20,6 +20,7 @@ from battlemat.core.movement.results import (
     NO_HAZARDS,
     PIT,
     Mover,
+    Occupant,
     Reach,
     Refusal,
     Step,
@@ -127,7 +128,7 @@ class _Routes(Mapping[XY, tuple[Step, ...]]):
         return sq in self._squares
 
 
-def _cut_off(gr: Grid, mover: Mover, sq: XY, occupants: dict[XY, Any],
+def _cut_off(gr: Grid, mover: Mover, sq: XY, occupants: Mapping[XY, Occupant],
              refused: dict[int, tuple[int, Refusal]]) -> Refusal:
     """Why a square within the allowance by distance was not reached: the first thing barring the
     straight way there (a pit M5, a wall, someone standing M10, a refused step), with no way round
@@ -152,6 +153,13 @@ def _cut_off(gr: Grid, mover: Mover, sq: XY, occupants: dict[XY, Any],
     return Refusal("M1", f"no way there within the allowance of {mover.allowance} squares (M1)")
 
 
+if TYPE_CHECKING:  # a name for mypy only
+    # what _Refusals needs to work its answer out when first asked: the search's grid, mover, costs,
+    # occupants, answer (Found) and a Press charge's square with the others' refusal
+    _Pending = tuple[Grid, Mover, Mapping[XY, int], Occupants, Found, tuple[int, Refusal] | None]
+_T = TypeVar("_T")
+
+
 class _Refusals(Mapping[XY, Refusal]):
     """Why each square within allowance + 2 cannot be reached, worked out when first asked for.
     `charge` is a Press charge's square and the refusal of the others it found (M7)."""
@@ -160,7 +168,7 @@ class _Refusals(Mapping[XY, Refusal]):
 
     def __init__(self, gr: Grid, mover: Mover, costs: Mapping[XY, int], occupants: Occupants, found: Found,
                  charge: tuple[int, Refusal] | None) -> None:
-        self._args: tuple[Any, ...] | None = (gr, mover, costs, occupants, found, charge)
+        self._args: _Pending | None = (gr, mover, costs, occupants, found, charge)
         self._out: dict[XY, Refusal] = {}
 
     def _all(self) -> dict[XY, Refusal]:
@@ -174,7 +182,7 @@ class _Refusals(Mapping[XY, Refusal]):
             self._fill(gr, mover, costs, dict(occupants), settle(gr, rlog, ended_log))
         return self._out
 
-    def _fill(self, gr: Grid, mover: Mover, costs: Mapping[XY, int], occupants: dict[XY, Any],
+    def _fill(self, gr: Grid, mover: Mover, costs: Mapping[XY, int], occupants: Mapping[XY, Occupant],
               refused: dict[int, tuple[int, Refusal]]) -> None:
         far = beyond(mover.allowance)
         here = mover.at
@@ -211,5 +219,11 @@ class _Refusals(Mapping[XY, Refusal]):
     def __contains__(self, sq: object) -> bool:
         return sq in self._all()
 
-    def get(self, sq: XY, default: Any = None) -> Any:
+    @overload
+    def get(self, sq: XY, /) -> Refusal | None: ...
+
+    @overload
+    def get(self, sq: XY, /, default: Refusal | _T) -> Refusal | _T: ...
+
+    def get(self, sq: XY, /, default: object = None) -> object:
         return self._all().get(sq, default)

@@ -11,7 +11,7 @@ the strongest reason for each).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from battlemat.core.movement.results import Mover, Occupant, Refusal, Step, StickyFoe
 from battlemat.core.movement.step import Kind
@@ -44,3 +44,10 @@ class Found:
 
     def log(self) -> tuple[RefusalLog, EndedLog]:
         raise NotImplementedError
+
+
+class FastSearch(Protocol):
+    """The compiled search of one grid (kernel.Tables, kept in `Grid.fast`), as the grid and the searches
+    see it without importing the kernel (and numba with it): None when it cannot run a query."""
+
+    def search(self, q: Query) -> Found | None: ...

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import networkx as nx
 import numpy as np
@@ -30,17 +30,20 @@ from battlemat.core.board import ASCENDS, Board
 from battlemat.core.movement.memo import ReachMemo
 from battlemat.types import XY
 
+if TYPE_CHECKING:  # names for mypy only
+    import numpy.typing as npt
+
 
 class GridArrays(NamedTuple):
     """The grid's tables as numpy arrays, by node (y * width + x) and slot."""
 
-    nbr: np.ndarray  # int32 [n, slots]: the neighbour node in each slot, or -1 off the map
-    diag: np.ndarray  # bool [n, slots]: a diagonal step (M11)
-    hard: np.ndarray  # bool [n, slots]: entering the neighbour this way is difficult (M4)
-    blocked: np.ndarray  # bool [n]
-    pit: np.ndarray  # bool [n]
-    level: np.ndarray  # int16 [n]
-    stairs: np.ndarray  # bool [n]: directional difficulty there: a stair or slope (M12 lets it change level)
+    nbr: npt.NDArray[np.int32]  # [n, slots]: the neighbour node in each slot, or -1 off the map
+    diag: npt.NDArray[np.bool_]  # [n, slots]: a diagonal step (M11)
+    hard: npt.NDArray[np.bool_]  # [n, slots]: entering the neighbour this way is difficult (M4)
+    blocked: npt.NDArray[np.bool_]  # [n]
+    pit: npt.NDArray[np.bool_]  # [n]
+    level: npt.NDArray[np.int16]  # [n]
+    stairs: npt.NDArray[np.bool_]  # [n]: directional difficulty there: a stair or slope (M12 lets it change level)
 
 
 @dataclass(eq=False)
@@ -62,17 +65,19 @@ class Grid:
     level: Sequence[int] = ()  # node -> level (M12)
     stairs: Sequence[bool] = ()  # node -> stairs or a slope (M12)
     memo: ReachMemo = field(default_factory=ReachMemo)  # movement.reach's answers on this grid
-    fast: Any = None  # the compiled search's arrays and scratch space (kernel.Tables), made on first use
-    planning: Any = None  # the walking weights, for walking distances (walks.weights), made on first use
+    # the compiled search's arrays and scratch space (kernel.Tables, made on first use): opaque here, as
+    # the kernel imports this module and this module never imports the kernel (nor numba with it)
+    fast: object = None
+    planning: npt.NDArray[np.int8] | None = None  # the walking weights (walks.weights), made on first use
     _graph: nx.DiGraph | None = None
     _rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
     _zones: dict[XY, frozenset[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         a = self.arrays
-        self.nbr, self.diag, self.hard = _view(a.nbr), _view(a.diag), _view(a.hard)
-        self.blocked, self.pit, self.stairs = _view(a.blocked), _view(a.pit), _view(a.stairs)
-        self.level = _view(a.level)
+        self.nbr, self.level = _view(a.nbr), _view(a.level)
+        self.diag, self.hard = _flags(a.diag), _flags(a.hard)
+        self.blocked, self.pit, self.stairs = _flags(a.blocked), _flags(a.pit), _flags(a.stairs)
 
     @property
     def size(self) -> int:
@@ -124,17 +129,21 @@ class Grid:
 ZONES_KEPT = 4096  # squares whose neighbours are kept per grid; the table starts over when full
 
 
-def _view(a: np.ndarray) -> Sequence[Any]:
-    """A flat view of a table for the Python searches: indexing it gives Python ints and bools."""
-    flat: Any = np.ascontiguousarray(a).reshape(-1)
-    return memoryview(flat)
+def _view(a: npt.NDArray[np.integer]) -> Sequence[int]:
+    """A flat view of a table for the Python searches: indexing it gives Python ints."""
+    return memoryview(np.ascontiguousarray(a).reshape(-1))  # type: ignore[arg-type]
+
+
+def _flags(a: npt.NDArray[np.bool_]) -> Sequence[bool]:
+    """A flat view of a table of flags: indexing it gives Python bools (memoryview's format '?')."""
+    return cast("Sequence[bool]", memoryview(np.ascontiguousarray(a).reshape(-1)))  # type: ignore[arg-type]
 
 
 def grid(board: Board, diagonals: str = "alternating") -> Grid:
     """The movement grid of `board` under a diagonal setting (M11), built on first use and kept in
     the board's cache for as long as the board lives."""
-    gr: Grid | None = board.cache.grids.get(diagonals)
-    if gr is None:
+    gr = board.cache.grids.get(diagonals)
+    if not isinstance(gr, Grid):
         gr = board.cache.grids[diagonals] = _build(board, diagonals)
     return gr
 

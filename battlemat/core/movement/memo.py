@@ -19,8 +19,9 @@ second chance for those asked for again search 16.5 times a combat; the first 20
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from battlemat.core.movement.results import Context, Mover, Occupant, Reach, StickyFoe
 from battlemat.core.rules import Rules
@@ -34,7 +35,7 @@ _ALONE = Context()
 class ReachKey(NamedTuple):
     """What decides a reach answer (see the module's docstring)."""
 
-    like: tuple[Any, ...]  # the mover as the rules tell movers apart
+    like: tuple[object, ...]  # the mover as the rules tell movers apart (hashable parts)
     near: tuple[tuple[XY, Occupant], ...]  # who stands within reach of the move, by square
     held: tuple[StickyFoe, ...]  # the sticky foes within reach of the move (none for Block, Dodge, Escape)
 
@@ -52,7 +53,7 @@ class ReachMemo:
         self._answers: OrderedDict[ReachKey, Reach] = OrderedDict()
         self._asked: set[int] = set()  # ids of the answers asked for again
         # who stands near a square: (id of the occupants, square, radius) -> (occupants, near)
-        self._near: dict[tuple[int, XY, int], tuple[Any, tuple[tuple[XY, Occupant], ...]]] = {}
+        self._near: dict[tuple[int, XY, int], tuple[Mapping[XY, Occupant], tuple[tuple[XY, Occupant], ...]]] = {}
 
     def __len__(self) -> int:
         return len(self._answers)
@@ -89,8 +90,9 @@ class ReachMemo:
             if -r <= f.at[0] - x0 <= r and -r <= f.at[1] - y0 <= r:
                 held += (f,)
         if half.jumps and mover.jump_rating > 0:  # M5
-            like: tuple[Any, ...] = ("jump", here, A, mover.jump_rating, rules.switch("jump_running_m_per_rating"),
-                                     rules.switch("jump_standing_m_per_rating"))
+            like: tuple[object, ...] = ("jump", here, A, mover.jump_rating,
+                                        rules.switch_float("jump_running_m_per_rating"),
+                                        rules.switch_float("jump_standing_m_per_rating"))
         elif (half.charges or half.holds_ground) and mover.target is not None:  # M7, M8
             like = (mover.use, here, A, mover.target, mover.target_name)
         else:

@@ -15,9 +15,9 @@ bucket straightest first.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple, cast
 
-from battlemat.core.movement.found import EndedLog, Found, Occupants, Query, RefusalLog
+from battlemat.core.movement.found import EndedLog, FastSearch, Found, Occupants, Query, RefusalLog
 from battlemat.core.movement.grid import Grid
 from battlemat.core.movement.results import Context, Mover, Step, StickyFoe
 from battlemat.core.movement.step import PRIO_RULE, Kind, StepRules
@@ -149,7 +149,7 @@ def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tup
     without numba). `occupants` stand around the mover, `sticky` are the sticky foes among them."""
     zones = () if how.unstuck else sticky  # M6
     if not how.jumper and not how.provoke:
-        fast = gr.fast or _tables(gr)
+        fast = cast("FastSearch | None", gr.fast) or _tables(gr)  # (gr.fast: the kernel's Tables, once made)
         if fast is not None:
             found: Found | None = fast.search(Query(mover, occupants, zones, how))
             if found is not None:
@@ -157,9 +157,9 @@ def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tup
     return Reference(StepRules(gr, rules, mover, Context(dict(occupants), sticky)), mover.allowance)
 
 
-def _tables(gr: Grid) -> Any:
+def _tables(gr: Grid) -> FastSearch | None:
     """The compiled kernel's tables of `gr` (kernel.Tables), or None without numba: the kernel module
     is imported on the first search, so commands that never search never import numba."""
-    from battlemat.core.movement import kernel
+    from battlemat.core.movement import kernel  # noqa: PLC0415 - start-up time: numba is imported on the first search
 
     return kernel.tables(gr) if kernel.AVAILABLE else None

@@ -110,8 +110,8 @@ class StepRules:
         self.climb, self.jumper, self.press, self.provoke = how.climb, how.jumper, how.press, how.provoke
         self.run_m = self.stand_m = 0.0  # M5: how far it jumps with and without a running start
         if self.jumper:
-            self.run_m = float(rules.switch("jump_running_m_per_rating")) * mover.jump_rating
-            self.stand_m = float(rules.switch("jump_standing_m_per_rating")) * mover.jump_rating
+            self.run_m = rules.switch_float("jump_running_m_per_rating") * mover.jump_rating
+            self.stand_m = rules.switch_float("jump_standing_m_per_rating") * mover.jump_rating
         self._dev: dict[int, float] = {}
         self.a = self.b = (0.0, 0.0)
         self.length = 1.0  # of the line a Press charge follows (M7)

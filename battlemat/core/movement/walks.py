@@ -16,7 +16,7 @@ board's cache (`Board.cache.walks`): at most WALKS_KEPT answers, and at most WAL
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,17 +24,20 @@ from battlemat.core.board import Board
 from battlemat.core.movement.grid import Grid, grid
 from battlemat.types import XY
 
+if TYPE_CHECKING:  # names for mypy only
+    import numpy.typing as npt
+
 FAR = 1 << 20  # no walk leads there
 CLIMB = 3  # a Climb step up or down one level ends the move (M12): about a turn's walking
 WALKS_KEPT = 4096  # answers per board; the table starts over when full
 WALKS_BYTES = 64 << 20  # and no more than this much of them (16 answers on a 1000 x 1000 map)
 
 
-def weights(gr: Grid) -> np.ndarray:
+def weights(gr: Grid) -> npt.NDArray[np.int8]:
     """The planner's cost of each step as the tables give them (int8 [node, slot]; 0: never walked):
     reversed, so that entry [j, k] is the step from j's neighbour in slot k into j (the opposite slot
     leads back: slots are listed round the compass). Built once per grid."""
-    rev: np.ndarray | None = gr.planning
+    rev = gr.planning
     if rev is None:
         a = gr.arrays
         level = a.level.astype(np.int32)
@@ -59,8 +62,7 @@ def walk_field(board: Board, diagonals: str, goal: XY) -> Sequence[int]:
     field = walks.get(key)
     if field is None:
         gr = grid(board, diagonals)
-        lengths: Any = _lengths(gr.arrays.nbr, weights(gr), gr.node(goal))
-        field = memoryview(lengths)
+        field = _ints(_lengths(gr.arrays.nbr, weights(gr), gr.node(goal)))
         if len(walks) >= kept(board):
             walks.clear()
         walks[key] = field
@@ -72,12 +74,16 @@ def kept(board: Board) -> int:
     return max(1, min(WALKS_KEPT, WALKS_BYTES // (4 * board.width * board.height)))
 
 
-def _lengths(nbr: np.ndarray, rev: np.ndarray, goal: int) -> np.ndarray:
+def _lengths(nbr: npt.NDArray[np.int32], rev: npt.NDArray[np.int8], goal: int) -> npt.NDArray[np.int32]:
     """The search, compiled where numba is installed (kernel.walk_lengths)."""
-    from battlemat.core.movement import kernel
+    from battlemat.core.movement import kernel  # noqa: PLC0415 - start-up time: numba is imported on the first walk
 
-    search = kernel.walk_lengths if kernel.AVAILABLE else kernel.walk_lengths_in_python
-    return search(nbr, rev, goal, FAR)  # type: ignore[no-any-return]
+    return kernel.walk_lengths(nbr, rev, goal, FAR)
+
+
+def _ints(a: npt.NDArray[np.int32]) -> Sequence[int]:
+    """An answer as the planner reads it: indexing gives Python ints (4 bytes a square, no copy)."""
+    return memoryview(a)  # type: ignore[arg-type]
 
 
 def level_changes_near(board: Board, at: XY, r: int) -> bool:
@@ -85,7 +91,7 @@ def level_changes_near(board: Board, at: XY, r: int) -> bool:
     Worked out for the whole board once per radius: where the highest and the lowest level in the
     window around a square differ (the window's extremes taken along rows, then along columns)."""
     windows = board.cache.level_windows
-    varies: Any = windows.get(r)
+    varies = windows.get(r)
     if varies is None:
         edge = np.pad(np.asarray(board.level), r, mode="edge")  # squares off the map repeat the edge: no change
         rows = np.lib.stride_tricks.sliding_window_view(edge, 2 * r + 1, axis=1)

@@ -89,7 +89,7 @@ def _board_checks(t: Turn, ranged: bool) -> None:
 
 def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
     """(words, rule) of why `attack` cannot happen from where everyone stands now; ("", "") if it can."""
-    board = t.enc.board
+    board = t.enc.map_board
     a, b = t.st[attack.who].at, t.st[attack.target].at
     if a is None or b is None:
         return "", ""

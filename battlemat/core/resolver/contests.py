@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from battlemat.core import uses
 from battlemat.core.dice import Roll
+from battlemat.core.events import Contest
 from battlemat.core.rating import Rating, standing
 from battlemat.core.resolver.defense import opposition
 from battlemat.core.resolver.enter import enter, throw_refusal
@@ -48,21 +49,11 @@ def contest_event(t: Turn, kind: str, sides: Sides, how: str, roll: Roll, rules:
         f"{a_names}: {a_rating.explain()}  vs  {d_names}: {d_rating.explain()} [{how}] -> {verdict}"
         + (f" ({roll.detail})" if roll.detail else "")
     )
-    t.emit(
-        "contest",
+    t.emit_payload(
+        Contest(kind, tuple(att_who), tuple(dfn_who), a_rating, d_rating, how, roll.winner, roll.margin,
+                (roll.attack_total, roll.defense_total), roll.detail, contest_house(t, kind, sides, roll)),
         text,
         tuple(rules) + (roll.rule,),
-        kind=kind,
-        attackers=list(att_who),
-        defenders=list(dfn_who),
-        attack=a_rating.to_dict(),
-        defense=d_rating.to_dict(),
-        how=how,
-        winner=roll.winner,
-        margin=roll.margin,
-        totals=[roll.attack_total, roll.defense_total],
-        dice=roll.detail,
-        **contest_house(t, kind, sides, roll),
     )
 
 
@@ -115,7 +106,7 @@ def _interfere(t: Turn, g: Group, partner: Group) -> list[Hit]:
         return [Hit(partner.target, roll.margin, tuple(partner.members))]
     sides = {"attackers": list(g.members), "defenders": list(partner.members),
              **house(t, "switch.mutual_tie_both_succeed")}
-    if t.rules.switch("mutual_tie_both_succeed"):
+    if t.rules.switch_bool("mutual_tie_both_succeed"):
         t.emit("no_effect", "equal ratings: both attacks succeed, with no losses (C3)", ("C3",), **sides)
     else:
         t.emit("no_effect", "equal ratings: nobody suffers losses (C3)", ("C3",), **sides)
@@ -134,7 +125,7 @@ def _attack(t: Turn, g: Group) -> list[Hit]:
     if roll.winner == "attack":
         _grip(t, g, leader, att)
         return [Hit(g.target, roll.margin, tuple(g.members))]
-    if roll.winner == "defense" and t.rules.switch("defense_inflicts_losses"):
+    if roll.winner == "defense" and t.rules.switch_bool("defense_inflicts_losses"):
         it = t.intents.get(g.target)
         if it and t.rules.halves[it.use].act == "attack" and dskill:
             return [Hit(g.members[0], roll.margin, (g.target,))]
@@ -176,7 +167,7 @@ def _throw(t: Turn, held: CharId, wrestler: CharId, to: XY, strength: int) -> No
 
     why = None
     if board is not None and start is not None:
-        why = throw_refusal(board, str(t.rules.switch("diagonals")), start, to, strength)
+        why = throw_refusal(board, t.rules.switch_str("diagonals"), start, to, strength)
     if why is None:
         why = enter(t, held, to, (to,), say, held_by=None, hold=0)
     if why is not None:

@@ -39,7 +39,7 @@ def _chosen(t: Turn, cid: CharId, groups: list[Group]) -> set[ThreatKey]:
     chosen: set[ThreatKey] = set()
     if it.target is not None:
         chosen |= {key for _, _, key, members in mine if it.target in members}
-        if not t.rules.switch("group_is_one_threat"):
+        if not t.rules.switch_bool("group_is_one_threat"):
             chosen = {key for _, _, key, members in mine if members == [it.target]}
     elif mine:
         chosen.add(mine[0][2])  # no attacker named: the strongest threat [house]
@@ -63,7 +63,7 @@ def opposition(t: Turn, defender: CharId, g: Group) -> tuple[Rating, str, str | 
         return Rating("idle", fixed=0, notes=("no intent: opposes with 0",)), "idle, opposes with 0", None
     half = t.rules.halves[it.use]
     if half.defense == "undefended" or (
-        half.defense == "half" and t.rules.switch("other_skill_defense") == "zero" and half.act != "attack"
+        half.defense == "half" and t.rules.switch_str("other_skill_defense") == "zero" and half.act != "attack"
     ):
         why = "using an item" if half.act == "item" else f"using {it.use}"
         return Rating(it.use, fixed=0), f"undefended while {why} (C5)", None
@@ -72,7 +72,7 @@ def opposition(t: Turn, defender: CharId, g: Group) -> tuple[Rating, str, str | 
             return rating(t, defender, it.use, attacker, g.use), f"{it.use} at full rating (C5)", it.use
         r = rating(t, defender, it.use, attacker, g.use, halved=True)
         return r, f"{it.use} is turned on another attacker: half (C5)", it.use
-    pinned = defender in t.pinned and t.rules.switch("held_exit_opposes") == "half"
+    pinned = defender in t.pinned and t.rules.switch_str("held_exit_opposes") == "half"
     if half.defense == "full" and not pinned:
         return rating(t, defender, it.use, attacker, g.use), f"{it.use} at full rating while fleeing (C5)", it.use
     r = rating(t, defender, it.use, attacker, g.use, halved=True)

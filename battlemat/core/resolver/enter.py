@@ -20,7 +20,6 @@ what the square does to it.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
 
 from battlemat.core import geometry
 from battlemat.core.board import Board, Hazard
@@ -77,7 +76,7 @@ def occupant(t: Turn, sq: XY, but: Collection[CharId]) -> str | None:
 
 
 def enter(t: Turn, cid: CharId, to: XY, entered: Sequence[XY], say: Callable[[], None], *,
-          alongside: Collection[CharId] = (), **changes: Any) -> Refusal | None:
+          alongside: Collection[CharId] = (), **changes: object) -> Refusal | None:
     """`cid` comes to stand on `to`, having entered the squares `entered` on its way there, in order
     (`to` last). Refused, with nothing changed, when nobody may stand there (`stand_refusal`); else the
     character is placed (with any other `changes` to its state), `say` records how it came (its own
@@ -125,7 +124,7 @@ def fleeing(t: Turn, cid: CharId) -> bool:
     map. A held character does not flee (C8: only Escape breaks a hold)."""
     it = t.intents.get(cid)
     return (it is not None and t.rules.halves[it.use].act == "flee" and t.active(cid)
-            and cid not in t.pinned and bool(t.rules.switch("exit_leaves_conflict")))
+            and cid not in t.pinned and t.rules.switch_bool("exit_leaves_conflict"))
 
 
 def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:

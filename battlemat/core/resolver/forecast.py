@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from battlemat.core.dice import Diceless
 from battlemat.core.encounter import Encounter
-from battlemat.core.events import Event
+from battlemat.core.events import Contest, Event
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.rating import Rating
+from battlemat.core.resolver.resolve import resolve_turn
 from battlemat.core.state import MatchState
 from battlemat.types import CharId
 
@@ -58,8 +59,6 @@ def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: 
     """The turn resolved with `intents` (diceless; `memory` is forked, never changed) and what `who`'s
     attack on `target` (default: its intent's target) came to. Raises IllegalIntent like the resolver;
     None if `who` declares no attack."""
-    from battlemat.core.resolver import resolve_turn  # (the package imports this module)
-
     mine = next((it for it in intents if it.who == who), None)
     if mine is None or enc.rules.halves[mine.use].act != "attack":
         return None
@@ -74,23 +73,20 @@ def forecast(enc: Encounter, state: MatchState, intents: Sequence[Intent], who: 
 def read_forecast(events: tuple[Event, ...], state: MatchState, who: CharId, target: CharId) -> Forecast:
     """`who`'s attack on `target` as the record of a resolved turn tells it."""
     for ev in events:
-        if ev.type == "contest":
-            att, dfn = tuple(ev.data["attackers"]), tuple(ev.data["defenders"])
-            if who in att and target in dfn:
-                return _contest(ev, events, state, att, dfn, swap=False)
-            if ev.data["kind"] == "interfere" and who in dfn and target in att:
-                return _contest(ev, events, state, dfn, att, swap=True)  # C3: its attack met theirs
+        if ev.type == Contest.TYPE:
+            c = Contest.of(ev)
+            if who in c.attackers and target in c.defenders:
+                return _contest(c, events, state, swap=False)
+            if c.kind == "interfere" and who in c.defenders and target in c.attackers:
+                return _contest(c, events, state, swap=True)  # C3: its attack met theirs
         elif ev.type == "no_effect" and ev.data.get("who") == who and ev.data.get("target") == target:
             return Forecast(None, None, "", "", 0, "", (who,), (target,), ev, events, state)
     return Forecast(None, None, "", "", 0, "", (who,), (target,), None, events, state)
 
 
-def _contest(ev: Event, events: tuple[Event, ...], state: MatchState, mine: tuple[CharId, ...],
-             theirs: tuple[CharId, ...], swap: bool) -> Forecast:
-    a, d = Rating.from_dict(ev.data["attack"]), Rating.from_dict(ev.data["defense"])
-    winner = ev.data["winner"]
+def _contest(c: Contest, events: tuple[Event, ...], state: MatchState, swap: bool) -> Forecast:
+    a, d, mine, theirs, winner = c.attack, c.defense, c.attackers, c.defenders, c.winner
     if swap:
-        a, d = d, a
+        a, d, mine, theirs = d, a, theirs, mine
         winner = {"attack": "defense", "defense": "attack"}.get(winner, winner)
-    return Forecast(a, d, ev.data["how"], winner, ev.data["margin"], ev.data["kind"], mine, theirs, None,
-                    events, state)
+    return Forecast(a, d, c.how, winner, c.margin, c.kind, mine, theirs, None, events, state)

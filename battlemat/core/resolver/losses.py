@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from battlemat.core.events import Losses
 from battlemat.core.resolver.record import house
 from battlemat.core.resolver.turn import Hit, Turn
 from battlemat.types import CharId
@@ -26,18 +27,11 @@ def land(t: Turn, hits: Iterable[Hit]) -> None:
         t.suffered.add(hit.victim)
         t.caused.update(hit.sources)
         by = ", ".join(t.name(x) for x in hit.sources) or "the hazard"
-        t.emit(
-            "losses",
+        t.emit_payload(
+            Losses(hit.victim, hit.losses, hit.sources, minor, major, minor - s.minor, major - s.major),
             f"{t.name(hit.victim)} suffers {hit.losses} loss{'es' if hit.losses != 1 else ''} from {by}, "
             f"{_split(minor - s.minor, major - s.major)} (now {minor} minor, {major} major) (L1)",
             ("C2", "L1"),
-            who=hit.victim,
-            n=hit.losses,
-            by=list(hit.sources),
-            minor=minor,
-            major=major,
-            new_minor=minor - s.minor,
-            new_major=major - s.major,
         )
         _defeat(t, hit.victim, deadly)
 
@@ -55,7 +49,7 @@ def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
     """L3: defeated at 2 major losses (more with Wrestle talent); L4: fragile foes, and a PC struck by a
     deadly foe, after a set number of losses."""
     victim, s = t.char(cid), t.st[cid]
-    limit = t.rules.switch("deadly_defeats_after")
+    limit = t.rules.switch_int("deadly_defeats_after")
     why, rule = "", "L3"
     if victim.fragile and s.losses >= limit:
         why, rule = f"fragile: {s.losses} losses (L4)", "L4"

@@ -13,6 +13,7 @@ from itertools import pairwise
 from types import MappingProxyType
 
 from battlemat.core import geometry, movement, uses
+from battlemat.core.events import Moved
 from battlemat.core.intents import Intent
 from battlemat.core.resolver.enter import enter, on_the_edge
 from battlemat.core.resolver.ratings import rating
@@ -94,7 +95,7 @@ def _declared_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> 
             dest = it.to if it.to is not None else (it.path[-1] if it.path else None)
             if dest is not None and dest != t.st[cid].at:
                 def say(c: CharId = cid, to: XY = dest, n: int = sub) -> None:
-                    t.emit("moved", f"{t.name(c)} moves to {to}", ("P2", "M9"), who=c, to=list(to), sub_phase=n)
+                    t.emit_payload(Moved(c, to, n), f"{t.name(c)} moves to {to}", ("P2", "M9"))
 
                 enter(t, cid, dest, (dest,), say)
 
@@ -117,7 +118,7 @@ def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[C
     """The route each mover of one sub-phase takes, from where everyone stands as it begins."""
     if not movers:
         return {}
-    board = t.enc.board
+    board = t.enc.map_board
     sticky = {cid: use for cid, use in uses.sticky_uses(t.rules, t.intents).items()
               if t.active(cid) and t.st[cid].at is not None}
     snapshot = dict(t.st)
@@ -190,9 +191,9 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongsid
 
     def say() -> None:
         cost = route.cost
-        t.emit("moved", f"{t.name(cid)} moves to {route.end} ({cost} square{'s' if cost != 1 else ''})",
-               ("P2", "M9", "M11"), who=cid, to=list(route.end), route=[list(sq) for sq in route.squares],
-               cost=cost, sub_phase=sub, **house(t, *move_house(t, cid, route)))
+        t.emit_payload(Moved(cid, route.end, sub, route.squares, cost, house(t, *move_house(t, cid, route))),
+                       f"{t.name(cid)} moves to {route.end} ({cost} square{'s' if cost != 1 else ''})",
+                       ("P2", "M9", "M11"))
         for step in route.jumps:
             kind = "running" if _running(t, route, step) else "standing"
             t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to}, "
@@ -230,9 +231,9 @@ def move_house(t: Turn, cid: CharId, route: movement.Route) -> list[str]:
     (M11), an allowance the text does not give (M1), a change of level (M12)."""
     refs = [f"move.{t.intents[cid].use}"]
     squares = (route.origin,) + route.squares
-    if not geometry.is_hex(t.enc.board) and any(a[0] != b[0] and a[1] != b[1] for a, b in pairwise(squares)):
+    if not geometry.is_hex(t.enc.map_board) and any(a[0] != b[0] and a[1] != b[1] for a, b in pairwise(squares)):
         refs.append("switch.diagonals")
-    if t.levels and len({t.levels[y * t.enc.board.width + x] for x, y in squares}) > 1:
+    if t.levels and len({t.levels[y * t.enc.map_board.width + x] for x, y in squares}) > 1:
         refs.append("M12")
     return refs
 
@@ -249,7 +250,7 @@ def _running(t: Turn, route: movement.Route, jump: movement.Step) -> bool:
 
 def _way(t: Turn, a: XY, b: XY) -> tuple[int, ...]:
     """The direction of a step from a to b (cube coordinates on hex maps)."""
-    board = t.enc.board
+    board = t.enc.map_board
     if geometry.is_hex(board):
         ca, cb = geometry.to_cube(board, a), geometry.to_cube(board, b)
         return tuple(y - x for x, y in zip(ca, cb, strict=True))

@@ -48,7 +48,7 @@ def _observe(t: Turn, use: str, target: CharId, cid: CharId, others: bool) -> No
     never conflict, and each observer succeeds or fails on its own skill: no group bonus (P1, O1)."""
     foe = t.char(target)
     other = t.rules.halves[use].pair.replace(use, "").strip("/")
-    tn = foe.observe_tn.get(use, foe.observe_tn.get(other, t.rules.switch("default_observe_tn")))
+    tn = foe.observe_tn.get(use, foe.observe_tn.get(other, t.rules.switch_int("default_observe_tn")))
     r = rating(t, cid, use, target, None)
     if others:
         r = r.with_(notes=r.notes + ("others observe too, but each observer succeeds or fails on its own "
@@ -111,7 +111,7 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> list[CharId]:
         det = rating(t, foe, search, hider, None, halved=True)
         how = "not searching: Perception halved (O2)"
     roll = t.dice.contest(det, stealth, t.rng)
-    tie_hides = t.rules.switch("stealth_tie_hidden") and not it.moves
+    tie_hides = t.rules.switch_bool("stealth_tie_hidden") and not it.moves
     found = roll.winner == "attack" or (roll.winner == "tie" and not tie_hides)
     names = ", ".join(t.name(c) for c in found_by)
     marks = (House(t.rules).rating(det, None, map(t.char, found_by)).rating(stealth, None, [t.char(hider)])

@@ -90,12 +90,12 @@ def position_mods(t: Turn, cid: CharId, it: Intent, vs: CharId | None) -> tuple[
     a, b = t.st[cid].at, t.st[vs].at
     if a is None or b is None:
         return mods, ()
-    board, level = t.enc.board, t.levels
+    board, level = t.enc.map_board, t.levels
     if level[a[1] * board.width + a[0]] > level[b[1] * board.width + b[0]]:
         mods.append(_HIGHER_GROUND)  # R5
     if half.ranged:
         band = ranges.unpenalized(t.rules, t.char(cid), it.use, t.st[cid].major)
-        dist = geometry.distance(board, a, b, t.rules.switch("diagonals"))
+        dist = geometry.distance(board, a, b, t.rules.switch_str("diagonals"))
         _, cover, _ = geometry.sight(board, a, b)
         if band and dist > band:
             if blank:
@@ -123,12 +123,12 @@ def point_blank(t: Turn, cid: CharId, use: str, vs: CharId) -> bool:
     if t.enc.board is None or a is None or b is None:
         return False
     blank = ranges.point_blank(t.rules, t.char(cid), use)
-    return bool(blank) and geometry.distance(t.enc.board, a, b, t.rules.switch("diagonals")) <= blank
+    return bool(blank) and geometry.distance(t.enc.board, a, b, t.rules.switch_str("diagonals")) <= blank
 
 
 def flanked(t: Turn, cid: CharId, vs: CharId) -> bool:
     """R5: an ally next to the target on the opposite side from `cid`."""
-    board = t.enc.board
+    board = t.enc.map_board
     a, b = t.st[cid].at, t.st[vs].at
     if a is None or b is None or not geometry.adjacent(board, a, b):
         return False

@@ -10,11 +10,11 @@ plain words (`reason`) and the rule ID behind it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from battlemat.core import uses
 from battlemat.core.character import Character
 from battlemat.core.dice import Roll
+from battlemat.core.events import Contest
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.rules import Rules
@@ -27,7 +27,7 @@ class House:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.found: list[dict[str, Any]] = []
+        self.found: list[dict[str, object]] = []
 
     def add(self, *refs: str, size: int | None = None) -> House:
         for ref in refs:
@@ -60,17 +60,17 @@ class House:
             self.add("R4")
         return self
 
-    def data(self) -> dict[str, Any]:
+    def data(self) -> dict[str, object]:
         return {"house": True, "house_rules": list(self.found)} if self.found else {}
 
 
-def house(t: Turn, *refs: str, size: int | None = None) -> dict[str, Any]:
+def house(t: Turn, *refs: str, size: int | None = None) -> dict[str, object]:
     """The event data marking the house rules among `refs` (empty when all are core)."""
     return House(t.rules).add(*refs, size=size).data()
 
 
 def contest_house(t: Turn, kind: str, sides: tuple[Rating, Sequence[CharId], Rating, Sequence[CharId]],
-                  roll: Roll) -> dict[str, Any]:
+                  roll: Roll) -> dict[str, object]:
     """The house rules that decided a contest between `sides` (attack rating, attackers, defence rating,
     defenders): both ratings' house parts, the dice engine (D3), and how the defender opposed it (C5: a
     skill the text does not name, a Technology skill, a Block meeting a whole group, a defender
@@ -98,7 +98,7 @@ def contest_house(t: Turn, kind: str, sides: tuple[Rating, Sequence[CharId], Rat
 
 
 def refuse(t: Turn, about: tuple[CharId, str, CharId | None], text: str, reason: str, rule: str,
-           **more: Any) -> None:
+           **more: object) -> None:
     """A declared intent (or part of one: `about` is who, the half it uses, its target) that does not
     happen, with its reason and rule."""
     who, use, target = about
@@ -170,7 +170,7 @@ def _fell(t: Turn, cid: CharId) -> tuple[str, str]:
 
 def untested_defences(t: Turn) -> None:
     """End of P4: a Block or Dodge that no attack met this turn says so (C5)."""
-    met = {d for ev in t.events if ev.type == "contest" for d in ev.data.get("defenders", ())}
+    met = {d for ev in t.events if ev.type == Contest.TYPE for d in Contest.of(ev).defenders}
     for cid in t.order():
         it = t.intents.get(cid)
         if it is None or t.rules.halves[it.use].act != "defend" or cid in met or not t.active(cid):
@@ -196,7 +196,7 @@ def still_here(t: Turn) -> None:
         it = t.intents.get(cid)
         if it is None or t.rules.halves[it.use].act != "flee" or not t.active(cid) or cid in t.pinned:
             continue  # (a held Exit said why in P2: C8)
-        if not t.rules.switch("exit_leaves_conflict"):
+        if not t.rules.switch_bool("exit_leaves_conflict"):
             refuse(t, (cid, it.use, it.target), f"{t.name(cid)} uses Exit but stays in the conflict: "
                    "Exit does not leave it under this encounter's rules (C5)", "exit_leaves_conflict is off",
                    "C5", **house(t, "switch.exit_leaves_conflict"))

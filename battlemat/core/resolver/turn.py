@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from battlemat.core import movement
 from battlemat.core.character import Character
@@ -34,6 +34,9 @@ from battlemat.core.memory import MatchMemory
 from battlemat.core.rules import Half, Rules
 from battlemat.core.state import Advantage, CharacterState, MatchState
 from battlemat.types import CharId
+
+if TYPE_CHECKING:  # a name for mypy only
+    from battlemat.core.events import Payload
 
 
 class Attack(NamedTuple):
@@ -107,10 +110,15 @@ class Turn:
         self.st = dict(self.state.chars)
         self.levels: Sequence[int] = ()  # the board's level by node (M12, R5), as the movement grid keeps them
         if self.enc.board is not None:
-            self.levels = movement.grid(self.enc.board, str(self.rules.switch("diagonals"))).level
+            self.levels = movement.grid(self.enc.board, self.rules.switch_str("diagonals")).level
 
     def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
         self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))
+
+    def emit_payload(self, payload: Payload, text: str, rules: Sequence[str]) -> None:
+        """emit() for the events with a typed payload (events.Moved, Contest, Losses): its data, its type."""
+        data = MappingProxyType(payload.data())
+        self.events.append(Event(payload.TYPE, self.n, self.phase, text, tuple(rules), data))
 
     def emit_data(self, type_: str, text: str, rules: tuple[str, ...], data: dict[str, object]) -> None:
         """emit() for data already in a dict of its own (no keyword arguments to pack again)."""

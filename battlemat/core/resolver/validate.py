@@ -149,7 +149,7 @@ def _validate_throw(enc: Encounter, state: MatchState, intent: Intent, use: str)
     if board is not None and start is not None:
         # "one map square per Wrestle skill rating" names no base rating: the effective one (text line 15)
         strength = standing(enc.rules, enc.by_id[who], use, state[who].major)
-        why = throw_refusal(board, str(enc.rules.switch("diagonals")), start, to, strength)
+        why = throw_refusal(board, enc.rules.switch_str("diagonals"), start, to, strength)
         if why is not None:
             raise IllegalIntent(who, f"cannot throw onto {to}: {why.why}", "M13", "throw")
 
@@ -169,11 +169,11 @@ def _validate_move(enc: Encounter, state: MatchState, intent: Intent, use: str, 
     of the turn (terrain, allowance, everyone's square); sticky zones and collisions only cut
     plans short while resolving (M6, M10). The UI preview calls the same `movement.reach`."""
     who = intent.who
-    board = enc.board
+    board = enc.map_board
     if state[who].at is None:
         raise IllegalIntent(who, "has no square on the map, so it cannot move", "M1", "to")
     for sq in ((intent.to,) if intent.to is not None else ()) + tuple(intent.path):
-        if not board.inside(tuple(sq)):
+        if not board.inside(sq):
             raise IllegalIntent(who, f"square {tuple(sq)} is off the map", "M1", "path" if intent.path else "to")
     mover = movement.mover_for(memory, state.chars, who, use, intent.target, intent.item)
     ctx = start_context(enc, state, enc.by_id[who].side, memory)

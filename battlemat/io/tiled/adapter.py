@@ -20,6 +20,7 @@ layer's index in `TiledMap.layers`.
 from __future__ import annotations
 
 import copy
+import importlib
 import logging
 import os
 import sys
@@ -52,11 +53,10 @@ def _pytmx() -> Any:
     if blocked:
         sys.modules["pygame"] = None  # type: ignore[assignment]
     try:
-        import pytmx
+        return importlib.import_module("pytmx")  # (by name: this module imports it at once, through this guard)
     finally:
         if blocked and sys.modules.get("pygame", 0) is None:
             del sys.modules["pygame"]
-    return pytmx
 
 
 pytmx = _pytmx()
@@ -370,11 +370,11 @@ def parse_pytmx(doc: Doc, image_loader: Callable[..., Any] | None, load_all: boo
         tmx.parse_xml(doc.root)
     except LoadError:  # from the image loader (read_tiled), already in battlemat's words
         raise
-    except Exception as exc:  # pytmx raises bare Exceptions, ValueErrors and TypeErrors
+    except Exception as exc:  # pytmx raises bare Exceptions, ValueErrors and TypeErrors: each one in our words
         detail = str(exc) or type(exc).__name__
         raise doc.fail("", f"pytmx cannot read this map ({type(exc).__name__}: {detail})",
                        "open the map in Tiled and save it again; if the problem stays, report it with the "
-                       "map") from None
+                       "map") from exc
     return tmx
 
 

@@ -24,6 +24,7 @@ from battlemat.core.board import Board, Hazard, parse_directions, transform_dire
 from battlemat.core.errors import RulesError
 from battlemat.io.errors import Problem
 from battlemat.io.limits import MAX_OBJECTS
+from battlemat.io.rules_file import load_rules
 from battlemat.io.tiled.adapter import GID_MASK, HEX_120, gid_variants, pytmx
 from battlemat.io.tiled.document import Doc, Tileset
 from battlemat.io.tiled.shapes import ObjectSquares, reference_point
@@ -223,8 +224,6 @@ class TerrainReader:
             return
         try:
             hz = Hazard.parse(text, harm)
-            from battlemat.io.rules_file import load_rules
-
             rules = load_rules()
             reqs = []
             for skill, rating in hz.requirements:

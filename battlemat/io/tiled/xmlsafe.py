@@ -16,6 +16,7 @@ whole, with the bound it broke (MAX_MAP_OBJECTS, MAX_NESTING).
 
 from __future__ import annotations
 
+import io
 import re
 import zlib
 from pathlib import Path
@@ -27,6 +28,7 @@ import defusedxml.ElementTree as SafeET
 
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_FILE_BYTES, MAX_MAP_OBJECTS, MAX_NESTING, MAX_XML_ELEMENTS
+from battlemat.io.tiled.tiledjson import json_document
 
 _BOM = b"\xef\xbb\xbf"
 _SPACE = re.compile(rb"\s*")
@@ -39,8 +41,6 @@ def read_document(path: Path, file: str, what: str) -> Element:
     start = len(_BOM) if data.startswith(_BOM) else 0
     first = _SPACE.match(data, start)
     if first is not None and data[first.end() : first.end() + 1] in (b"{", b"["):
-        from battlemat.io.tiled.tiledjson import json_document
-
         return json_document(data[start:], file, what)
     return parse_xml(data, file, what)
 
@@ -173,9 +173,7 @@ def bounded_inflate(data: bytes, compression: str, limit: int) -> bytes | None:
     """Inflate at most `limit` + 1 bytes, so a small layer cannot expand into gigabytes (zlib, gzip
     and zstd, the compressions Tiled writes). None when the data inflates to more than `limit`."""
     if compression == "zstd":
-        import io
-
-        import zstandard
+        import zstandard  # noqa: PLC0415 - start-up time: zstandard (25 ms) only for a zstd-compressed layer
 
         parts: list[bytes] = []
         got = 0
