@@ -13,7 +13,7 @@ from battlemat.core.events import Event
 from battlemat.core.intents import Intent
 from battlemat.core.rules import Rules
 from battlemat.core.state import MatchState
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 _INDENT = {"turn_start": "", "phase": "  ", "turn_end": "  "}
 

@@ -32,7 +32,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.resolver import resolve_turn
 from battlemat.core.state import MatchState
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 DICE_SAMPLES = 50  # samples of a turn played with dice, unless asked otherwise
 

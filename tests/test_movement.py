@@ -15,8 +15,8 @@ from battlemat.core.errors import IllegalIntent
 from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.movement import Context, Mover, Occupant, StickyFoe, reach
+from battlemat.core.types import XY
 from battlemat.io.rules_file import load_rules
-from battlemat.types import XY
 
 RULES = load_rules()
 

@@ -20,7 +20,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory, remember
 from battlemat.core.resolver import validate_intent
 from battlemat.core.state import MatchState
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 __all__ = ["TACTICS", "Brain", "ai_stream"]
 

@@ -36,7 +36,7 @@ from battlemat.core.character import Character
 from battlemat.core.geometry import distance, sight
 from battlemat.core.intents import Intent
 from battlemat.core.movement import FAR, level_changes_near
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 Tactic = Callable[[View], Intent | None]
 
@@ -94,7 +94,7 @@ def _away(v: View, use: str, foes: list[Character]) -> XY | None:
     dests = v.destinations(use)
     if not dests or v.board is None:
         return None
-    diag = v.enc.rules.switch("diagonals")
+    diag = v.enc.rules.switch_str("diagonals")
     spots = [v.at(f) for f in foes if v.at(f) is not None]
 
     def score(sq: XY) -> tuple[int, int, XY]:

@@ -19,7 +19,7 @@ from battlemat.core.character import Character
 from battlemat.core.memory import MatchMemory
 from battlemat.core.resolver import start_context
 from battlemat.core.state import CharacterState, MatchState
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 
 @dataclass

@@ -27,7 +27,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 # Directions of travel for `difficult_dirs`, as bits. Tiled y grows downward: N is y-1.
 DIRECTIONS: Mapping[str, int] = MappingProxyType(

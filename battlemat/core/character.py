@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from battlemat.core.rules import Rules
-from battlemat.types import XY, CharId, SideName
+from battlemat.core.types import XY, CharId, SideName
 
 RATING_NAMES: Mapping[int, str] = MappingProxyType({
     0: "None",

@@ -11,7 +11,7 @@ from battlemat.core.character import Character
 from battlemat.core.intents import Intent
 from battlemat.core.rules import Rules
 from battlemat.core.state import CharacterState, MatchState
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 @dataclass(frozen=True)

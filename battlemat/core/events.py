@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from battlemat.core.rating import Rating
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 # The event types the resolver emits, for readers that switch on them.
 TYPES = (

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from battlemat.core.board import Board
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 if TYPE_CHECKING:  # names for mypy only
     import numpy.typing as npt

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battlemat.core.rating import Modifier
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from battlemat.core import movement
 from battlemat.core.intents import Intent
 from battlemat.core.rating import standing, talent_part
 from battlemat.core.state import MatchState
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 if TYPE_CHECKING:
     from battlemat.core.character import Character

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from battlemat.core.intents import Intent
 from battlemat.core.rules import Half, Rules
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 def charges(rules: Rules, use: str) -> bool:

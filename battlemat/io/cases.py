@@ -38,6 +38,7 @@ from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.state import Advantage, CharacterState, MatchState
+from battlemat.core.types import CharId
 from battlemat.io.encounter import parse_encounter
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_CELLS
@@ -45,7 +46,6 @@ from battlemat.io.maps import attach_map, place_characters, placement_problems
 from battlemat.io.rules_file import load_rules
 from battlemat.io.tiled.terrain import INT_LIMITS, PRESETS, TERRAIN_NAMES
 from battlemat.io.toml_write import relative_path, toml_key, toml_value
-from battlemat.types import CharId
 
 CASE_TABLES = ("case", "map", "start", "sheet")  # the tables a case adds to the encounter format
 CHAR_FIELDS = ("at", "minor", "major", "losses", "defeated", "fled", "held_by", "advantages")

@@ -38,13 +38,13 @@ from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
 from battlemat.core.events import TYPES
 from battlemat.core.intents import Intent
+from battlemat.core.types import XY, CharId
 from battlemat.io.cases import _CaseReader, small_encounter
 from battlemat.io.encounter import load_encounter, parse_intents, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_ENCOUNTER_BYTES, MAX_SEED, MAX_TURNS
 from battlemat.io.names import dice_problem, did_you_mean, shown
 from battlemat.io.userfile import read_user_data
-from battlemat.types import XY, CharId
 
 SUFFIX = ".lesson.toml"
 LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"

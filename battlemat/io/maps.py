@@ -14,9 +14,9 @@ from pathlib import Path
 from battlemat.core.board import Board
 from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
+from battlemat.core.types import XY
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.tiled import load_map
-from battlemat.types import XY
 
 
 def attach_map(enc: Encounter, map_path: str | Path, encounter_file: str = "") -> Encounter:

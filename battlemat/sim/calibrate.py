@@ -323,7 +323,7 @@ def plot(cals: Sequence[Calibration], path: Path) -> None:
     import matplotlib  # noqa: PLC0415 - start-up time of `battlemat calibrate`: matplotlib for --plot only
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415 - the same, and after use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - start-up time of `battlemat calibrate`, and after use("Agg")
 
     cols = min(4, len(cals))
     rows = (len(cals) + cols - 1) // cols

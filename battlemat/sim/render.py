@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from battlemat.core.board import Board
+from battlemat.core.types import XY
 from battlemat.io.tiled import load_map, read_tiled
-from battlemat.types import XY
 
 
 def _tile_origin(tmx: Any, x: int, y: int) -> tuple[int, int]:

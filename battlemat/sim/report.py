@@ -33,7 +33,7 @@ def _plt():  # type: ignore[no-untyped-def]
     import matplotlib  # noqa: PLC0415 - start-up time of `battlemat simulate`: matplotlib only when --report draws
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415 - the same, and after use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - start-up time of `battlemat simulate`, and after use("Agg")
 
     plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "axes.titleweight": "bold",
                          "axes.spines.top": False, "axes.spines.right": False})
@@ -211,7 +211,7 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
         else:
             centres = [((x + 0.5) * tw, (y + 0.5) * tw) for x, y in zip(xs, ys, strict=True)]
         from matplotlib.collections import PatchCollection  # noqa: PLC0415 - start-up time of `battlemat simulate`
-        from matplotlib.patches import Patch, Rectangle, RegularPolygon  # noqa: PLC0415 - the same
+        from matplotlib.patches import Patch, Rectangle, RegularPolygon  # noqa: PLC0415 - start-up time of `battlemat simulate`: only --report draws
 
         values = heat[ys, xs]
         th = tmx.tileheight if tmx is not None else tw

@@ -19,7 +19,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.memory import MatchMemory
 from battlemat.core.state import MatchState
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 # Event types that record a move cut short; their `rule` (or first rule ID) is the reason.
 STOP_TYPES = ("stopped", "collided", "hazard")

@@ -28,13 +28,13 @@ from typing import Any
 
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError, RulesError
+from battlemat.core.types import XY
 from battlemat.io.encounter import parse_encounter
 from battlemat.io.errors import LoadError
 from battlemat.io.maps import place_characters, placement_problems
 from battlemat.io.toml_write import dumps
 from battlemat.sim.runner import RunResult
 from battlemat.sim.stats import Z95, wilson
-from battlemat.types import XY
 
 # Tactics a variant may give (io.encounter.AI_NAMES less "scripted", which needs a script).
 TACTIC_CHOICES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "default")

@@ -188,7 +188,7 @@ def _allowance_rules(case: Case, cid: str, half: str) -> set[str]:
     out = {"M1"}
     if char.talent(rules.talent_pair("nimbleness")) and rules.allowance(rules.half(half).name) > 0:
         out.add("M2")
-    if rules.switch("major_loss_penalty") == "movement" and case.start[cid].major:
+    if rules.switch_str("major_loss_penalty") == "movement" and case.start[cid].major:
         out.add("M3")
     return out
 

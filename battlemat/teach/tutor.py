@@ -20,10 +20,10 @@ from battlemat.core.events import Event
 from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.rules import Rules
+from battlemat.core.types import XY, CharId
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.lessons import Lesson, Point, Step, Want, read_lesson
 from battlemat.teach.rule_cases import cited_rules
-from battlemat.types import XY, CharId
 
 __all__ = ["Lesson", "Point", "Pointer", "Refusal", "Step", "Want", "judge", "load_lesson", "pointers", "unfinished"]
 

@@ -22,9 +22,9 @@ from battlemat.core import movement, uses
 from battlemat.core.board import Hazard
 from battlemat.core.elusion import Elusion, elude
 from battlemat.core.events import Event
+from battlemat.core.types import XY, CharId
 from battlemat.labels import labels_by_id
 from battlemat.log import describe_intent, event_words, hazard_name
-from battlemat.types import XY, CharId
 from battlemat.ui import cards, overlays, theme
 from battlemat.ui import input as keys
 from battlemat.ui.boardview import BoardView, Layer

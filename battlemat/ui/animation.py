@@ -19,7 +19,7 @@ import pygame
 from battlemat.core.events import Event
 from battlemat.core.rules import Rules
 from battlemat.core.state import CharacterState
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
 from battlemat.ui.overlays import Pen, arrow

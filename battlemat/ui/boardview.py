@@ -17,9 +17,9 @@ import pygame
 
 from battlemat.core import uses
 from battlemat.core.movement import Reach
+from battlemat.core.types import XY, CharId
 from battlemat.labels import labels_by_id
 from battlemat.log import hazard_name
-from battlemat.types import XY, CharId
 from battlemat.ui import overlays, theme
 from battlemat.ui.cards import Line, character_lines, forecast_lines
 from battlemat.ui.context import PlayContext

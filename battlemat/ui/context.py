@@ -20,7 +20,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.movement import Reach
 from battlemat.core.rating import standing
 from battlemat.core.state import CharacterState
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 from battlemat.ui import overlays, theme
 from battlemat.ui.animation import Player
 from battlemat.ui.camera import Camera

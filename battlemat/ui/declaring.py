@@ -16,8 +16,8 @@ from battlemat.core.movement import Reach
 from battlemat.core.ranges import bands
 from battlemat.core.rating import Modifier
 from battlemat.core.rules import Half
+from battlemat.core.types import XY, CharId
 from battlemat.log import describe_intent
-from battlemat.types import XY, CharId
 from battlemat.ui import overlays, theme
 from battlemat.ui.context import MovePreview, PlayContext, Selection
 from battlemat.ui.move_preview import reach_for, refusal_text
@@ -199,7 +199,7 @@ class Declaring:
                       self.ctx.session.state[who].major)
         key = (tuple(origin), tuple(rings))  # the shapes are drawn again only when what they show changes
         if key != self.ctx.preview.bands_key:
-            diagonals = str(self.ctx.enc.rules.switch("diagonals"))
+            diagonals = self.ctx.enc.rules.switch_str("diagonals")
             self.ctx.preview.bands = overlays.RangeBands(self.ctx.layout, origin, rings, diagonals)
             self.ctx.preview.bands_key = key
         return self.ctx.preview.bands

@@ -27,7 +27,7 @@ from battlemat.core.errors import BattlematError
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.movement.results import off_line
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 from battlemat.ui import input as keys
 from battlemat.ui import overlays, theme
 from battlemat.ui.boardview import BoardView, Layer

@@ -23,7 +23,7 @@ from battlemat.core.memory import MatchMemory
 from battlemat.core.rating import Rating
 from battlemat.core.resolver import Forecast, forecast
 from battlemat.core.state import MatchState
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 @dataclass(frozen=True)

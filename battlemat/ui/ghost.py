@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import pygame
 
 from battlemat.core.events import Event
+from battlemat.core.types import XY, CharId
 from battlemat.predict import DICE_SAMPLES, Question, TurnPrediction, predict_turn, spread_lines, suffered_losses
-from battlemat.types import XY, CharId
 from battlemat.ui import theme
 from battlemat.ui.cards import Line
 from battlemat.ui.session import Session

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pygame
 
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 from battlemat.ui import theme
 from battlemat.ui.context import PlayContext
 from battlemat.ui.declaring import Declaring

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 
 @dataclass(frozen=True)

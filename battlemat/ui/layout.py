@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from battlemat.core.board import Board
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 Point = tuple[float, float]
 

@@ -15,7 +15,7 @@ from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 def reach_for(

@@ -14,7 +14,7 @@ from battlemat.core.encounter import Encounter
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.state import MatchState
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 class Policy(Protocol):

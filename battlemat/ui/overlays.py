@@ -20,7 +20,7 @@ import pygame
 
 from battlemat.core import geometry
 from battlemat.core.board import Board
-from battlemat.types import XY
+from battlemat.core.types import XY
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
 from battlemat.ui.layout import Layout

@@ -23,8 +23,8 @@ from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError, IllegalIntent
 from battlemat.core.intents import Intent
 from battlemat.core.rating import standing
+from battlemat.core.types import CharId
 from battlemat.log import describe_intent
-from battlemat.types import CharId
 from battlemat.ui import input as keys
 from battlemat.ui import theme
 from battlemat.ui.aids import Aids

@@ -11,7 +11,7 @@ import math
 import pygame
 
 from battlemat.core.errors import BattlematError
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 from battlemat.ui import overlays, theme
 from battlemat.ui.boardview import Layer
 from battlemat.ui.cards import draw_card

@@ -25,8 +25,8 @@ from pytmx.util_pygame import pygame_image_loader
 
 from battlemat.core.board import DIRECTION_STEPS, Board, directions_text
 from battlemat.core.geometry import steps
+from battlemat.core.types import XY
 from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants, pytmx, read_tiled
-from battlemat.types import XY
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
 from battlemat.ui.layout import Layout

@@ -28,10 +28,10 @@ from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.resolver import validate_intent
 from battlemat.core.state import CharacterState, MatchState
+from battlemat.core.types import XY, CharId
 from battlemat.io.errors import LoadError
 from battlemat.io.lessons import read_lesson_encounter
 from battlemat.io.saves import Save, encounter_problem, encounter_ref, replay_problem, write_save
-from battlemat.types import XY, CharId
 from battlemat.ui.npc import Policy, npc_brain
 
 ARENA_TILE = 48  # pixels of one arena square (encounters without a map)

@@ -24,8 +24,8 @@ from battlemat.core.memory import MatchMemory
 from battlemat.core.resolver import PHASES
 from battlemat.core.resolver.moves import movement_phase
 from battlemat.core.state import CharacterState
+from battlemat.core.types import XY, CharId
 from battlemat.log import describe_intent
-from battlemat.types import XY, CharId
 
 MOVE_PHASE = next(name for name, _, run in PHASES if run is movement_phase)  # where every move happens
 

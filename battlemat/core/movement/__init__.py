@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple, Protocol, cast
 
+from battlemat.core import uses
 from battlemat.core.board import Board
 from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
@@ -46,7 +47,7 @@ from battlemat.core.movement.walks import FAR, level_changes_near, walk_field
 from battlemat.core.rating import standing
 from battlemat.core.rules import Rules
 from battlemat.core.state import CharacterState
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 __all__ = [
     "BLOCKED", "FAR", "MEMO_SIZE", "PIT", "Context", "Grid", "Mover", "Occupant", "Plan", "Reach", "ReachMemo",
@@ -95,7 +96,7 @@ def mover_for(known: Known, chars: Mapping[CharId, CharacterState], who: CharId,
     allowed = known.allowance(char, use, st.major, item, moving_shot=True)
     if st.held_by is not None and not half.breaks_grip:
         allowed = 0  # C8: held in a grip (M13) nobody moves away but by Escape
-    aims = half.charges or half.holds_ground  # M7, M8: its moves depend on where its target stands
+    aims = uses.aims_at_target(enc.rules, use)  # M7, M8: its moves depend on where its target stands
     t_at = chars[target].at if aims and target is not None and target in chars else None
     t_name = enc.by_id[target].name if target is not None and target in enc.by_id else ""
     at = cast(XY, st.at)  # (None only off the map, where nobody asks)
@@ -220,7 +221,7 @@ def plan_route(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Pla
     """The route the resolver takes for an intent: a Press charge goes where it must (M7); a square
     reachable under this turn's facts is reached by the best route; otherwise the plan (the route seen
     when declaring, or the explicit path) is followed and cut short where a rule stops it."""
-    if rules.halves[mover.use].charges and mover.target is not None:
+    if uses.charges(rules, mover.use) and mover.target is not None:  # M7
         rc = reach(board, rules, mover, ctx)
         return rc.route_to(next(iter(rc.costs)))
     if plan.path:

@@ -32,7 +32,7 @@ from battlemat.core.movement.results import (
 from battlemat.core.movement.search import find
 from battlemat.core.movement.step import ENDS, PRIO_ENDS, kind
 from battlemat.core.rules import Rules
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 
 def answer(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tuple[StickyFoe, ...]) -> Reach:

@@ -15,7 +15,7 @@ from typing import NamedTuple, Protocol
 
 from battlemat.core.movement.results import Mover, Occupant, Refusal, Step, StickyFoe
 from battlemat.core.movement.step import Kind
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 Occupants = Sequence[tuple[XY, Occupant]]  # (square, occupant) pairs
 RefusalLog = list[tuple[int, int, Refusal]]  # (node, priority, refusal), in the order met

@@ -28,7 +28,7 @@ import numpy as np
 from battlemat.core import geometry
 from battlemat.core.board import ASCENDS, Board
 from battlemat.core.movement.memo import ReachMemo
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 if TYPE_CHECKING:  # names for mypy only
     import numpy.typing as npt

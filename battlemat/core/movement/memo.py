@@ -23,9 +23,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from battlemat.core import uses
 from battlemat.core.movement.results import Context, Mover, Occupant, Reach, StickyFoe
 from battlemat.core.rules import Rules
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 MEMO_SIZE = 8192  # answers kept per grid
 NEAR_SIZE = 256  # looks at who stands near a square, kept per grid (one turn's worth)
@@ -93,7 +94,7 @@ class ReachMemo:
             like: tuple[object, ...] = ("jump", here, A, mover.jump_rating,
                                         rules.switch_float("jump_running_m_per_rating"),
                                         rules.switch_float("jump_standing_m_per_rating"))
-        elif (half.charges or half.holds_ground) and mover.target is not None:  # M7, M8
+        elif uses.aims_at_target(rules, mover.use) and mover.target is not None:  # M7, M8
             like = (mover.use, here, A, mover.target, mover.target_name)
         else:
             like = ("climb" if half.climbs else "", here, A)  # M12

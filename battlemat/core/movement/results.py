@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from battlemat.core.board import Hazard
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 
 class Refusal(NamedTuple):

@@ -22,7 +22,7 @@ import numpy as np
 
 from battlemat.core.board import Board
 from battlemat.core.movement.grid import Grid, grid
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 if TYPE_CHECKING:  # names for mypy only
     import numpy.typing as npt

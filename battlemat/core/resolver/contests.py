@@ -21,7 +21,7 @@ from battlemat.core.resolver.losses import land
 from battlemat.core.resolver.ratings import group_rating
 from battlemat.core.resolver.record import contest_house, house, target_gone
 from battlemat.core.resolver.turn import Group, Hit, ThreatKey, Turn
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 
 class Sides(NamedTuple):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.ratings import attack_groups, member_rating, rating
 from battlemat.core.resolver.turn import Group, ThreatKey, Turn
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 def plan_blocks(t: Turn) -> None:

@@ -28,7 +28,7 @@ from battlemat.core.movement.results import Refusal, occupied
 from battlemat.core.resolver.losses import land
 from battlemat.core.resolver.record import house
 from battlemat.core.resolver.turn import Hit, Turn
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 NO_STANDING_ON_A_WALL = Refusal("M1", "a wall: nobody stands there (M1)")
 NO_STANDING_IN_A_PIT = Refusal("M5", "a pit: it is jumped, never stood in (M5)")

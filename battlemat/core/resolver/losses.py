@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from battlemat.core.events import Losses
 from battlemat.core.resolver.record import house
 from battlemat.core.resolver.turn import Hit, Turn
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 def land(t: Turn, hits: Iterable[Hit]) -> None:

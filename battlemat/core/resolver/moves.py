@@ -21,7 +21,7 @@ from battlemat.core.resolver.record import house, refuse
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.resolver.validate import start_context
 from battlemat.core.state import Advantage
-from battlemat.types import XY, CharId
+from battlemat.core.types import XY, CharId
 
 SUB_PHASES = (1, 2, 3)  # M9: Exit users, then Acrobatics/Climb users, then everyone else
 

@@ -9,7 +9,7 @@ from battlemat.core.resolver.ratings import group_bonus, rating
 from battlemat.core.resolver.record import House, idle_searches
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.state import Advantage
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 def observations(t: Turn) -> None:

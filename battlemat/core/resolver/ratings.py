@@ -14,7 +14,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier, Rating
 from battlemat.core.resolver.turn import Group, ThreatKey, Turn
 from battlemat.core.rules import Half
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 _MOVED_WHILE_SHOOTING = Modifier(-1, "moved while shooting", "M1")
 _HIGHER_GROUND = Modifier(1, "higher ground", "R5")

@@ -18,7 +18,7 @@ from battlemat.core.events import Contest
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.rules import Rules
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 
 class House:

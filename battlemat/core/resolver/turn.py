@@ -33,7 +33,7 @@ from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.rules import Half, Rules
 from battlemat.core.state import Advantage, CharacterState, MatchState
-from battlemat.types import CharId
+from battlemat.core.types import CharId
 
 if TYPE_CHECKING:  # a name for mypy only
     from battlemat.core.events import Payload

@@ -21,7 +21,7 @@ from battlemat.core.rating import standing
 from battlemat.core.resolver.enter import throw_refusal
 from battlemat.core.rules import Half
 from battlemat.core.state import MatchState
-from battlemat.types import XY
+from battlemat.core.types import XY
 
 
 def validate_intent(enc: Encounter, state: MatchState, intent: Intent, *, fresh: bool = False,

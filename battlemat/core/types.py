@@ -1,4 +1,5 @@
-"""Shared aliases used across layers (STYLE.md 10)."""
+"""Shared aliases used across layers (STYLE.md 10). They live in core because core imports only core
+(tests/test_shape_contract.py); every other layer may import core."""
 
 from __future__ import annotations
 
