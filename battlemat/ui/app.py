@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from battlemat.commands.args import add_play_arguments
+from battlemat.core import movement
 from battlemat.core.errors import BattlematError
+from battlemat.io.lessons import read_lesson_encounter
+from battlemat.io.names import did_you_mean
+from battlemat.io.saves import read_save
+from battlemat.io.tiled import check_pictures
 from battlemat.ui.options import PlayOptions
 
 IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
@@ -50,9 +55,6 @@ class App:
         import pygame  # noqa: PLC0415 - optional dependency: pygame
         import pygame_gui  # noqa: PLC0415 - optional dependency: pygame
 
-        from battlemat.io.lessons import read_lesson_encounter  # noqa: PLC0415 - start-up time of every command
-        from battlemat.io.saves import read_save  # noqa: PLC0415 - start-up time of every command
-        from battlemat.io.tiled import check_pictures  # noqa: PLC0415 - start-up time of every command
         from battlemat.ui import theme  # noqa: PLC0415 - optional dependency: pygame
         from battlemat.ui.context import Services  # noqa: PLC0415 - optional dependency: pygame
         from battlemat.ui.files import autosave_for  # noqa: PLC0415 - optional dependency: pygame
@@ -344,8 +346,6 @@ class App:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of `battlemat play`: the window, or a headless screenshot with --screenshot."""
-    from battlemat.core import movement  # noqa: PLC0415 - start-up time of every command
-
     options = PlayOptions.from_namespace(args)
     try:
         app = App(options, prepare=movement.prepare)  # the compiled reach search, while the window says so
@@ -378,8 +378,6 @@ def _screenshot(app: App, options: PlayOptions, shot: str) -> int:
             try:
                 half = enc.rules.half(use).name  # "item" is a half of the rules data too
             except BattlematError as exc:  # report the rules' own words
-                from battlemat.io.names import did_you_mean  # noqa: PLC0415 - start-up time of every command
-
                 halves = list(enc.rules.halves)
                 print(f"battlemat: --use {use!r}: {exc}. Fix: {did_you_mean(use, halves)}use a skill half: "
                       f"{', '.join(halves)}", file=sys.stderr)
