@@ -25,7 +25,7 @@ from battlemat.io.encounter import load_encounter, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.lessons import is_lesson_file, read_lesson_encounter
 from battlemat.io.maps import placement_problems, token_problems
-from battlemat.io.tiled import Understood, lint_map, mapping_path, survey_map
+from battlemat.io.tiled import OWN_TERRAIN, Understood, lint_map, mapping_path, survey_map
 from battlemat.io.userfile import why_unreadable
 from battlemat.teach.tutor import load_lesson
 
@@ -106,7 +106,9 @@ def survey_problems(path: Path, board: Board | None, problems: list[Problem], un
     it marks nothing: every square open floor is rarely what the author drew."""
     if board is None:
         return problems
-    notes = [Problem(str(path), "terrain", str(u), note=True) for u in understood]
+    # Maps that speak only battlemat's own terrain pass quietly; otherwise every reading is listed.
+    others = any(u.origin != OWN_TERRAIN for u in understood)
+    notes = [Problem(str(path), "terrain", str(u), note=True) for u in understood] if others else []
     marks = board.blocked.any() or board.pit.any() or board.difficult.any() or (board.difficult_dirs > 0).any()
     if marks or _says_open(path):
         return problems + notes

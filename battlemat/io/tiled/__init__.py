@@ -57,14 +57,15 @@ from battlemat.io.tiled.adapter import (
     prepare,
     pytmx,
 )
-from battlemat.io.tiled.conventions import Understood
+from battlemat.io.tiled.conventions import OWN_TERRAIN, Understood
 from battlemat.io.tiled.document import Doc
 from battlemat.io.tiled.images import wrap_loader
 from battlemat.io.tiled.mapping import load_mapping_file, mapping_path, read_mapping
 from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
 
 __all__ = [
-    "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "PRESETS",
+    "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "OWN_TERRAIN",
+    "PRESETS",
     "TERRAIN_NAMES", "LayerInfo", "MapInfo", "Understood", "check_pictures", "gid_variants", "lint_map", "load_board",
     "load_map", "mapping_path", "pytmx", "read_tiled", "survey_map",
 ]

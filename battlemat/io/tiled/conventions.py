@@ -63,6 +63,7 @@ _TRUE = ("true", "1", "yes", "on")
 _FALSE = ("false", "0", "no", "off")
 # A map is drawn in tiles (so its untiled squares are void) when at least this share is tiled.
 VOID_TILED_SHARE = 0.5
+OWN_TERRAIN = "battlemat's own terrain (tile classes and properties, layer 'terrain')"
 _LINE_STEP = 0.25  # polylines are followed in steps of a quarter of a square
 
 

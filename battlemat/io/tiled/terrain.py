@@ -26,7 +26,7 @@ from battlemat.io.errors import Problem
 from battlemat.io.limits import MAX_OBJECTS
 from battlemat.io.rules_file import load_rules
 from battlemat.io.tiled.adapter import GID_MASK, HEX_120, gid_variants, pytmx
-from battlemat.io.tiled.conventions import Conventions, Understood
+from battlemat.io.tiled.conventions import OWN_TERRAIN, Conventions, Understood
 from battlemat.io.tiled.document import Doc, Tileset
 from battlemat.io.tiled.shapes import ObjectSquares, reference_point
 
@@ -405,7 +405,7 @@ class TerrainReader:
 
     def _own_summary(self, arrays: dict[str, np.ndarray], own: np.ndarray) -> None:
         """What battlemat's own terrain (tile classes and properties, the `terrain` layer) marks."""
-        where = "battlemat's own terrain (tile classes and properties, layer 'terrain')"
+        where = OWN_TERRAIN
         for kind, mask in (("walls", arrays["blocked"]), ("pit", arrays["pit"]),
                            ("difficult", arrays["difficult"] | (arrays["difficult_dirs"] > 0))):
             count = int((mask & own).sum())
