@@ -155,7 +155,7 @@ class Conventions:
         self.geometry = squares.geometry
         self.feature_index = feature_index
         self.table = terrain_table()
-        self.samples = 4 if load_rules().switch_str("map_shape_cover") == "most" else 1
+        self.samples = 5 if load_rules().switch_str("map_shape_cover") == "most" else 1
         self.shape = (self.geometry.height, self.geometry.width)
 
     # -- tiles -----------------------------------------------------------------------------------

@@ -315,7 +315,7 @@ class TerrainReader:
             spec = specs.get(int(raw_of[gid]))
             if spec is None:
                 continue
-            lut["own"][gid] = True
+            lut["own"][gid] = bool(spec.values) or spec.feature in PRESETS  # a class of its own is not battlemat's
             v = spec.values
             for name in _BOOL:
                 lut[name][gid] = bool(v.get(name, False))
