@@ -161,7 +161,8 @@ def test_tile_collision_shapes_cover_a_square_by_the_house_switch(
 def test_a_tall_tiles_shapes_fall_on_the_squares_it_is_drawn_over(tmp_path: Path) -> None:
     """A 32x64 tile hangs from its square's bottom-left, so its upper half's shape falls on the square above."""
     ts = ('<tileset firstgid="1" name="tall" tilewidth="32" tileheight="64" tilecount="1" columns="0">'
-          '<tile id="0"><objectgroup><object id="1" x="0" y="0" width="32" height="32"/></objectgroup></tile></tileset>')
+          '<tile id="0"><objectgroup><object id="1" x="0" y="0" width="32" height="32"/></objectgroup></tile>'
+          '</tileset>')
     path = tmx(tmp_path, layer("ground", [[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]]), tilesets=ts)
     assert walls(load_map(path)[0]) == [[0, 1]]
 
@@ -330,7 +331,8 @@ def sewers_copy(tmp: Path) -> Path:
 
 
 @real
-def test_check_warns_on_sewers_and_a_mapping_beside_it_fixes_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_warns_on_sewers_and_a_mapping_beside_it_fixes_it(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
     path = sewers_copy(tmp_path)
     assert main(["check", str(path)]) == 2
     out = capsys.readouterr().out
@@ -347,7 +349,8 @@ def test_a_mapping_by_layer_class_and_property_and_it_beats_a_convention(tmp_pat
     ts = ('<tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="8" columns="0">'
           '<tile id="2" class="goo"/><tile id="3"><properties><property name="hot" type="bool" value="true"/>'
           '</properties></tile></tileset>')
-    body = layer("ground", [[1, 3, 4, 1], [1, 1, 1, 1], [1, 1, 1, 1]]) + layer("Walls", [[0] * 4, [2, 2, 0, 0], [0] * 4])
+    body = (layer("ground", [[1, 3, 4, 1], [1, 1, 1, 1], [1, 1, 1, 1]])
+            + layer("Walls", [[0] * 4, [2, 2, 0, 0], [0] * 4]))
     path = tmx(tmp_path, body + layer("Ruins", [[0] * 4, [0] * 4, [0, 0, 0, 2]]), tilesets=ts)
     (tmp_path / "m.terrain.toml").write_text(
         '[classes]\ngoo = "rubble"\n[properties]\nhot = "pit"\n[layers]\nRuins = "wall"\nWalls = "floor"\n')
