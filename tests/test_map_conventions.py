@@ -417,3 +417,25 @@ def test_check_picture_draws_the_understood_terrain_over_the_map(tmp_path: Path)
     image = mpimg.imread(out)
     reds = (image[..., 0] > 0.6) & (image[..., 1] < 0.35) & (image[..., 2] < 0.35)
     assert image.shape[0] > 100 and reds.sum() > 100  # the walls' red over the map, and the legend's patch
+
+
+@real
+def test_the_tiled_native_fix_battlemat_classes_on_the_sewers_tiles(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The four clicks of the README leave what Tiled writes: the tiles get battlemat's class `wall`
+    (Tiled 1.9+ writes class=, older versions type=); check then passes without the warning."""
+    path = sewers_copy(tmp_path)
+    root = ET.parse(path).getroot()
+    tileset = root.find("tileset")
+    assert tileset is not None
+    for i in range(8, 24):
+        ET.SubElement(tileset, "tile", id=str(i), **{"class": "wall"})
+    ET.ElementTree(root).write(path)
+    board = load_map(path)[0]
+    gids = layer_gids(path)
+    marked = np.zeros(board.blocked.shape, bool)
+    for g in gids.values():
+        marked |= (g >= 9) & (g <= 24)
+    assert marked.any() and (board.blocked == marked).all()
+    assert main(["check", str(path)]) == 0
+    assert "WARNING" not in capsys.readouterr().out
