@@ -439,3 +439,15 @@ def test_the_tiled_native_fix_battlemat_classes_on_the_sewers_tiles(tmp_path: Pa
     assert marked.any() and (board.blocked == marked).all()
     assert main(["check", str(path)]) == 0
     assert "WARNING" not in capsys.readouterr().out
+
+
+def test_unreadable_tile_shapes_and_wild_polylines_mark_nothing_and_never_crash(tmp_path: Path) -> None:
+    """Bad input never crashes: a tile shape with unreadable points covers nothing; a polyline far
+    off the map marks no square and costs a bounded walk."""
+    ts = shapes_tileset('<object id="1" x="0" y="0"><polygon points="a,b 3,4 5,6"/></object>'
+                        '<object id="2" x="nan" y="0" width="32" height="32"/>')
+    objs = ('<objectgroup name="walls"><object id="1" x="0" y="0">'
+            '<polyline points="-1e12,-1e12 1e12,-1e12 1e12,1e12"/></object></objectgroup>')
+    board = load_map(tmx(tmp_path, layer("ground", [[2, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]) + objs,
+                         tilesets=ts))[0]
+    assert walls(board) == []

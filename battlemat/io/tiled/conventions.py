@@ -316,12 +316,20 @@ class Conventions:
         cos, sin = math.cos(rot), math.sin(rot)
         pts = [tuple(map(float, p.split(","))) for p in (line.get("points") or "").split()]
         world = [(x + px * cos - py * sin, y + px * sin + py * cos) for px, py, *_ in pts]
-        limit = 4 * (geo.width + geo.height) / _LINE_STEP
+        limit = 4 * (geo.width + geo.height) / _LINE_STEP  # a segment across the whole map, four times over
         for (ax, ay), (bx, by) in zip(world, world[1:], strict=False):
-            count = min(limit, max(1, math.ceil(math.hypot(bx - ax, by - ay) / step)))
-            for i in range(int(count) + 1):
-                t = i / count
-                sq = squares.nearest_square(ax + (bx - ax) * t, ay + (by - ay) * t)
+            if not all(map(math.isfinite, (ax, ay, bx, by))):
+                continue
+            count = int(min(limit, max(1, math.ceil(math.hypot(bx - ax, by - ay) / step))))
+            t = np.linspace(0.0, 1.0, count + 1)
+            xs, ys = ax + (bx - ax) * t, ay + (by - ay) * t
+            if geo.grid == "square":  # vectorized: the square under each point
+                sx, sy = np.floor(xs / geo.tile_width), np.floor(ys / geo.tile_height)
+                keep = (sx >= 0) & (sy >= 0) & (sx < geo.width) & (sy < geo.height)
+                out[sy[keep].astype(int), sx[keep].astype(int)] = True
+                continue
+            for px, py in zip(xs.tolist(), ys.tolist(), strict=True):
+                sq = squares.nearest_square(px, py)
                 if sq is not None:
                     out[sq[1], sq[0]] = True
 
