@@ -451,3 +451,21 @@ def test_unreadable_tile_shapes_and_wild_polylines_mark_nothing_and_never_crash(
     board = load_map(tmx(tmp_path, layer("ground", [[2, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]) + objs,
                          tilesets=ts))[0]
     assert walls(board) == []
+
+
+def test_an_encounters_rules_set_the_map_switches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """M11: [rules] map_shape_cover = "most" in the encounter reads its map's shapes that way; check too."""
+    from battlemat.io.encounter import load_encounter
+
+    # a 12-pixel strip down the middle of square (0, 0): over its centre, but not over most of it
+    objs = '<objectgroup name="walls"><object id="1" x="10" y="0" width="12" height="32"/></objectgroup>'
+    tmx(tmp_path, layer("ground", full()) + objs)
+    enc = tmp_path / "e.toml"
+    body = ('[encounter]\nmap = "m.tmx"\n{rules}[[character]]\nid = "a"\nside = "x"\nskills = {{ Melee = 3 }}\n'
+            'at = [3, 2]\n')
+    enc.write_text(body.format(rules=""))
+    assert load_encounter(enc).board.blocked[0, 0]  # the default, centre
+    enc.write_text(body.format(rules='[rules]\nmap_shape_cover = "most"\n'))
+    assert not load_encounter(enc).board.blocked[0, 0]
+    assert main(["check", str(enc)]) == 2  # with "most" the map marks nothing: check warns
+    assert "WARNING" in capsys.readouterr().out

@@ -164,7 +164,8 @@ def check_encounter(path: Path) -> list[Problem]:
         return []
     terrain = read_encounter_data(path).get("terrain")
     map_path = path.parent / enc.map
-    board, problems, understood = survey_map(map_path, terrain=None if terrain is None else (terrain, str(path)))
+    board, problems, understood = survey_map(map_path, terrain=None if terrain is None else (terrain, str(path)),
+                                             rules=enc.rules)
     if board is None:
         return problems
     problems = survey_problems(map_path, board, problems, understood)

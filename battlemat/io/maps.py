@@ -25,7 +25,7 @@ def attach_map(enc: Encounter, map_path: str | Path, encounter_file: str = "",
     """Load the encounter's map into `Encounter.board` and place its characters; `terrain` is the
     encounter's [terrain] table and file (a mapping of the map's terrain, io.tiled.mapping).
     Raises LoadError for a map that cannot be read or characters that cannot stand where placed."""
-    board, _ = load_map(map_path, terrain=terrain)
+    board, _ = load_map(map_path, terrain=terrain, rules=enc.rules)  # its [rules] may set the map switches
     problems = placement_problems(enc, board, encounter_file)
     if problems:
         raise LoadError(problems)

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from battlemat.core.board import Board
+from battlemat.core.rules import Rules
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_CELLS, MAX_FILE_BYTES, MAX_OBJECTS, MAX_TILES
 from battlemat.io.tiled.adapter import (
@@ -74,10 +75,11 @@ __all__ = [
 Terrain = tuple[Any, str] | None
 
 
-def _reader(doc: Doc, tmx: Any, terrain: Terrain) -> TerrainReader:
+def _reader(doc: Doc, tmx: Any, terrain: Terrain, rules: Rules | None = None) -> TerrainReader:
     """The terrain reader of a map, with the game master's mapping: the encounter's [terrain] table
     when given, else NAME.terrain.toml beside the map when it exists. Raises LoadError for a bad one."""
     reader = TerrainReader(doc, tmx)
+    reader.rules = rules
     if terrain is not None:
         reader.mapping = read_mapping(terrain[0], terrain[1], "terrain.", PRESETS)
     elif mapping_path(doc.path).is_file():
@@ -86,13 +88,13 @@ def _reader(doc: Doc, tmx: Any, terrain: Terrain) -> TerrainReader:
 
 
 def load_map(path: str | Path, *, max_cells: int = MAX_CELLS, require_images: bool = False,
-             terrain: Terrain = None) -> tuple[Board, MapInfo]:
+             terrain: Terrain = None, rules: Rules | None = None) -> tuple[Board, MapInfo]:
     """Read a .tmx into a Board and its MapInfo. Raises LoadError listing every problem found.
     Missing images are tolerated unless `require_images` (the board needs no pictures; Tiled itself
     opens such maps with placeholders); `battlemat check` and `read_tiled` report them."""
     doc = prepare(Path(path), max_cells, require_images)
     tmx = parse_pytmx(doc, None)
-    reader = _reader(doc, tmx, terrain)
+    reader = _reader(doc, tmx, terrain, rules)
     board = reader.board()
     if reader.errors:
         raise LoadError(reader.errors)
@@ -130,14 +132,14 @@ def lint_map(path: str | Path, *, max_cells: int = MAX_CELLS,
     return board, problems
 
 
-def survey_map(path: str | Path, *, max_cells: int = MAX_CELLS,
-               terrain: Terrain = None) -> tuple[Board | None, list[Problem], list[Understood]]:
+def survey_map(path: str | Path, *, max_cells: int = MAX_CELLS, terrain: Terrain = None,
+               rules: Rules | None = None) -> tuple[Board | None, list[Problem], list[Understood]]:
     """`lint_map` and what the board's terrain came from (DESIGN: `check` says which it used):
     battlemat's own terrain, each convention, the game master's mapping, with its squares."""
     try:
         doc = prepare(Path(path), max_cells)
         tmx = parse_pytmx(doc, None)
-        reader = _reader(doc, tmx, terrain)
+        reader = _reader(doc, tmx, terrain, rules)
     except LoadError as exc:
         return None, exc.problems, []
     board = reader.board()

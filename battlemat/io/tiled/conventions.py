@@ -32,6 +32,7 @@ from xml.etree.ElementTree import Element
 
 import numpy as np
 
+from battlemat.core.rules import Rules
 from battlemat.io.rules_file import load_rules
 from battlemat.io.tiled.document import Doc
 from battlemat.io.tiled.shapes import ObjectSquares, points_inside
@@ -95,10 +96,10 @@ def is_collision_name(name: str) -> bool:
     return bool(ws) and all(w in COLLISION_WORDS for w in ws)
 
 
-def terrain_table() -> dict[str, str]:
+def terrain_table(rules: Rules) -> dict[str, str]:
     """The house switch `map_terrain_names` as phrase -> 'pit' | 'difficult'."""
     table: dict[str, str] = {}
-    for entry in load_rules().switch_strs("map_terrain_names"):
+    for entry in rules.switch_strs("map_terrain_names"):
         phrase, _, kind = entry.partition("=")
         kind = kind.strip().lower()
         if kind in ("pit", "difficult"):
@@ -149,13 +150,16 @@ class Conventions:
     """Reads the conventions of one map into masks and paints them where battlemat's own terrain
     says nothing."""
 
-    def __init__(self, doc: Doc, squares: ObjectSquares, feature_index: Callable[[str], int]) -> None:
+    def __init__(self, doc: Doc, squares: ObjectSquares, feature_index: Callable[[str], int],
+                 rules: Rules | None = None) -> None:
+        """`rules`: the encounter's, whose [rules] may set the map switches; the rules data's by default."""
+        rules = rules or load_rules()
         self.doc = doc
         self.squares = squares
         self.geometry = squares.geometry
         self.feature_index = feature_index
-        self.table = terrain_table()
-        self.samples = 5 if load_rules().switch_str("map_shape_cover") == "most" else 1
+        self.table = terrain_table(rules)
+        self.samples = 5 if rules.switch_str("map_shape_cover") == "most" else 1
         self.shape = (self.geometry.height, self.geometry.width)
 
     # -- tiles -----------------------------------------------------------------------------------

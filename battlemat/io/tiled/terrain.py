@@ -123,6 +123,7 @@ class TerrainReader:
         self.understood: list[Understood] = []  # what the board's terrain came from, for `check`
         self.mapping: Any = None  # a game master's mapping (battlemat.io.tiled.mapping.Mapping), if any
         self.conventions: Conventions | None = None
+        self.rules: Any = None  # the encounter's rules (its [rules] may set the map switches), else the data's
 
     # -- reading one set of properties ---------------------------------------------------------
     def spec(self, cls: str, props: list[tuple[str, str, str]], file: str, place: str, strict: bool = False,
@@ -357,7 +358,7 @@ class TerrainReader:
             self._terrain_objects(arrays, own)
             tokens = self._tokens()
         self._own_summary(arrays, own)
-        conventions = self.conventions = Conventions(self.doc, self.squares, self.feature_index)
+        conventions = self.conventions = Conventions(self.doc, self.squares, self.feature_index, self.rules)
         readings = conventions.readings(grids, raw_of, flip_of)
         if self.mapping is not None:
             readings += self.mapping.readings(self, grids, raw_of)
