@@ -469,3 +469,15 @@ def test_an_encounters_rules_set_the_map_switches(tmp_path: Path, capsys: pytest
     assert not load_encounter(enc).board.blocked[0, 0]
     assert main(["check", str(enc)]) == 2  # with "most" the map marks nothing: check warns
     assert "WARNING" in capsys.readouterr().out
+
+
+def test_check_picture_of_an_encounter_draws_its_map_with_its_terrain_table(tmp_path: Path) -> None:
+    path = tmx(tmp_path, layer("ground", [[1, 2, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]))
+    enc = tmp_path / "e.toml"
+    enc.write_text(f'[encounter]\nmap = "{path.name}"\n[terrain.tiles.t]\n"1" = "wall"\n'
+                   '[[character]]\nid = "a"\nside = "x"\nskills = { Melee = 3 }\nat = [0, 0]\n')
+    out = tmp_path / "e.png"
+    assert main(["check", str(enc), "--picture", str(out)]) == 0 and out.is_file()
+    bare = tmp_path / "bare.toml"
+    bare.write_text('[encounter]\ntitle = "no map"\n[[character]]\nid = "a"\nside = "x"\nskills = { Melee = 3 }\n')
+    assert main(["check", str(bare), "--picture", str(tmp_path / "b.png")]) == 2

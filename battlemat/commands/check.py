@@ -140,7 +140,18 @@ def _picture(path: Path, out: Path) -> list[Problem]:
     """Draw `check --picture`: the map with its understood terrain over it (battlemat.sim.render)."""
     from battlemat.sim.terrain_picture import draw_terrain_picture  # noqa: PLC0415 - start-up time: matplotlib only for --picture
 
-    return draw_terrain_picture(path, out)
+    if path.suffix.lower() != ".toml":
+        return draw_terrain_picture(path, out)
+    try:  # an encounter: its map, read with its [terrain] and [rules]
+        enc = load_encounter(path, with_map=False)
+    except LoadError:
+        enc = None
+    if enc is None or enc.map is None:
+        return [Problem(str(out), "", "no picture: this file names no map it can be drawn from",
+                        "pass a map (.tmx, .tmj) or an encounter with a map")]
+    terrain = read_encounter_data(path).get("terrain")
+    return draw_terrain_picture(path.parent / enc.map, out, None if terrain is None else (terrain, str(path)),
+                                enc.rules)
 
 
 def check_lesson(path: Path) -> list[Problem]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -51,8 +52,9 @@ def legend_rows(board: Board, understood: list[Understood]) -> list[tuple[str, s
     return rows
 
 
-def draw_terrain_picture(path: Path, out: Path) -> list[Problem]:
-    """Write OUT.png; problems (a map that cannot be read or drawn, OUT not writable) are returned."""
+def draw_terrain_picture(path: Path, out: Path, terrain: Any = None, rules: Any = None) -> list[Problem]:
+    """Write OUT.png; problems (a map that cannot be read or drawn, OUT not writable) are returned.
+    `terrain` and `rules`: an encounter's [terrain] table (with its file) and rules, for its map."""
     import matplotlib  # noqa: PLC0415 - start-up time: matplotlib only for --picture
 
     matplotlib.use("Agg")
@@ -61,9 +63,10 @@ def draw_terrain_picture(path: Path, out: Path) -> list[Problem]:
 
     from battlemat.sim.render import render_map, square_centre  # noqa: PLC0415 - start-up time: matplotlib
 
-    board, problems, understood = survey_map(path)
+    board, problems, understood = survey_map(path, terrain=terrain, rules=rules)
     if board is None:
-        return []  # check lists why already
+        return [Problem(str(out), "", "no picture: the map cannot be read (its problems are listed)",
+                        "fix the map's problems, then draw it again")]
     try:
         image, tmx = render_map(path)
     except LoadError as exc:
