@@ -251,7 +251,9 @@ def test_tmx_map_with_a_hand_written_json_tileset(tmp_path: Path) -> None:
                     '<tileset firstgid="1" source="t.tsj"/><layer name="g" width="2" height="1">'
                     '<data encoding="csv">1,0</data></layer></map>')
     board = load_map(path)[0]
-    assert board.blocked.tolist() == [[True, False]]
+    # the wall class from the .tsj; the untiled square of a map drawn in tiles is void (issue 26)
+    assert board.blocked.tolist() == [[True, True]]
+    assert (board.feature_at((0, 0)), board.feature_at((1, 0))) == ("wall", "void")
 
 
 def test_json_object_template_places_its_terrain(tmp_path: Path) -> None:
@@ -494,7 +496,7 @@ def tileset_variants(tmp_path: Path) -> dict[str, Path]:
         # tile collision shapes: a nameless <objectgroup> inside a <tile>
         "collision": (f'{head}<tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="2" columns="2">'
                       '<image source="sheet.png" width="64" height="32"/><tile id="0"><objectgroup draworder="index">'
-                      '<object id="1" x="0" y="0" width="32" height="32"/></objectgroup></tile></tileset>'
+                      '<object id="1" x="0" y="0" width="12" height="12"/></objectgroup></tile></tileset>'
                       f'{layer}</map>'),
         # the tileset image without width and height
         "sizeless": (f'{head}<tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="2" columns="2">'

@@ -6,7 +6,11 @@ names, properties of the wrong Tiled type, missing images, terrain objects that 
 encounter is checked as `load_encounter` reads it, then its map, then the two together: characters
 off the map, on blocked squares or pits, sharing a square, and tokens that name no character.
 A lesson (.lesson.toml) is read with its encounter and played through as written (teach.tutor).
-Notes (an infinite map's board is the box of its used chunks) are printed and pass.
+Notes (an infinite map's board is the box of its used chunks) are printed and pass; so are the lines
+that say what terrain battlemat understood and where it came from (battlemat's own properties, a
+convention, the game master's mapping). A map that marks no walls, no pits and no difficult ground
+is a problem (every square would be open floor), with the fixes named; `--picture OUT.png` draws
+the map with the understood terrain over it.
 Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
 """
 
@@ -16,11 +20,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from battlemat.core.board import Board
 from battlemat.io.encounter import load_encounter, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.lessons import is_lesson_file, read_lesson_encounter
 from battlemat.io.maps import placement_problems, token_problems
-from battlemat.io.tiled import lint_map
+from battlemat.io.tiled import OWN_TERRAIN, Understood, lint_map, mapping_path, survey_map
 from battlemat.io.userfile import why_unreadable
 from battlemat.teach.tutor import load_lesson
 
@@ -30,6 +35,8 @@ EXIT_PROBLEMS = 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="maps (.tmx, .tmj), encounters (.toml) and lessons (.lesson.toml)")
+    parser.add_argument("--picture", metavar="OUT.png", default=None,
+                        help="draw the (first) map with the terrain battlemat understood over it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,8 +44,10 @@ def run(args: argparse.Namespace) -> int:
     bad_files = 0
     total = 0
     out = sys.stdout
-    for name in args.files:
+    for index, name in enumerate(args.files):
         found = check_file(Path(name))
+        if index == 0 and getattr(args, "picture", None):
+            found += _picture(Path(name), Path(args.picture))
         problems = [p for p in found if not p.note]
         for note in (p for p in found if p.note):  # worth knowing, nothing to fix
             if str(note) not in seen:
@@ -88,7 +97,61 @@ def check_map(path: Path) -> list[Problem]:
     if path.suffix.lower() in (".tsx", ".tsj"):
         return [Problem(str(path), "", "a tileset is checked through the maps that use it",
                         "check the maps (.tmx, .tmj) that use it")]
-    return lint_map(path)[1]
+    return survey_problems(path, *survey_map(path))
+
+
+def survey_problems(path: Path, board: Board | None, problems: list[Problem], understood: list[Understood],
+                    terrain_file: str = "") -> list[Problem]:
+    """A map's problems, then what its terrain was understood as (notes), then the loud warning when
+    it marks nothing: every square open floor is rarely what the author drew."""
+    if board is None:
+        return problems
+    # Maps that speak only battlemat's own terrain pass quietly; otherwise every reading is listed.
+    others = any(u.origin != OWN_TERRAIN for u in understood)
+    notes = [Problem(str(path), "terrain", str(u), note=True) for u in understood] if others else []
+    marks = board.blocked.any() or board.pit.any() or board.difficult.any() or (board.difficult_dirs > 0).any()
+    if marks or _says_open(path):
+        return problems + notes
+    beside = mapping_path(path).name
+    warning = Problem(
+        str(path), "terrain",
+        "WARNING: this map marks no walls, no pits and no difficult ground: every square is open floor, and "
+        "reach and sight run through whatever its pictures show",
+        f"if this map has walls, say which: write {beside} beside it ([tiles.TILESET] \"17-23\" = \"wall\", "
+        "[layers] NAME = \"wall\"), or give those tiles battlemat's classes in Tiled (README: maps by others); "
+        "if every square really is open, add the map property open_ground (bool, true)")
+    return [*problems, *notes, warning]
+
+
+def _says_open(path: Path) -> bool:
+    """Whether the map says it is open ground on purpose (a bool map property `open_ground`)."""
+    try:
+        from battlemat.io.tiled.xmlsafe import read_document  # noqa: PLC0415 - start-up time: only maps that mark nothing
+
+        root = read_document(path, str(path), "map")
+    except LoadError:
+        return False
+    props = root.find("properties")
+    return any(p.get("name") == "open_ground" and (p.get("value") or "").lower() == "true"
+               for p in (props.findall("property") if props is not None else []))
+
+
+def _picture(path: Path, out: Path) -> list[Problem]:
+    """Draw `check --picture`: the map with its understood terrain over it (battlemat.sim.render)."""
+    from battlemat.sim.terrain_picture import draw_terrain_picture  # noqa: PLC0415 - start-up time: matplotlib only for --picture
+
+    if path.suffix.lower() != ".toml":
+        return draw_terrain_picture(path, out)
+    try:  # an encounter: its map, read with its [terrain] and [rules]
+        enc = load_encounter(path, with_map=False)
+    except LoadError:
+        enc = None
+    if enc is None or enc.map is None:
+        return [Problem(str(out), "", "no picture: this file names no map it can be drawn from",
+                        "pass a map (.tmx, .tmj) or an encounter with a map")]
+    terrain = read_encounter_data(path).get("terrain")
+    return draw_terrain_picture(path.parent / enc.map, out, None if terrain is None else (terrain, str(path)),
+                                enc.rules)
 
 
 def check_lesson(path: Path) -> list[Problem]:
@@ -110,9 +173,13 @@ def check_encounter(path: Path) -> list[Problem]:
         return exc.problems + lint_map(path.parent / map_ref)[1]
     if enc.map is None:
         return []
-    board, problems = lint_map(path.parent / enc.map)
+    terrain = read_encounter_data(path).get("terrain")
+    map_path = path.parent / enc.map
+    board, problems, understood = survey_map(map_path, terrain=None if terrain is None else (terrain, str(path)),
+                                             rules=enc.rules)
     if board is None:
         return problems
+    problems = survey_problems(map_path, board, problems, understood)
     return problems + placement_problems(enc, board, str(path)) + token_problems(enc, board)
 
 

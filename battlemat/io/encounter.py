@@ -152,7 +152,9 @@ def load_encounter(path: str | Path, rules: Rules | None = None, with_map: bool 
     if enc.map is not None and with_map:
         from battlemat.io.maps import attach_map  # noqa: PLC0415 - start-up time: the map reader (0.2 s) only for a map
 
-        enc = attach_map(enc, path.parent / enc.map, encounter_file=file)
+        terrain = data.get("terrain")  # the game master's mapping of the map's terrain (io.tiled.mapping)
+        enc = attach_map(enc, path.parent / enc.map, encounter_file=file,
+                         terrain=None if terrain is None else (terrain, file))
     return enc
 
 
@@ -169,8 +171,9 @@ def parse_encounter(
     rules = rules or load_rules()
     r = _Reader(file, rules)
     for key in data:
-        if key not in ("encounter", "rules", "character", "turn", "side"):
-            r.bad(key, f"unknown table {key!r}", "use [encounter], [rules], [side.NAME], [[character]] and [[turn]]")
+        if key not in ("encounter", "rules", "character", "turn", "side", "terrain"):
+            r.bad(key, f"unknown table {key!r}",
+                  "use [encounter], [rules], [side.NAME], [[character]], [[turn]] and [terrain.*] (a map's terrain)")
     title, seed, dice, map_ref = _head(r, data, file, base_dir)
     if map_ref is None:
         r.max_square = MAX_ARENA_SQUARE

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from battlemat.core.board import Board
 from battlemat.core.character import Character
@@ -19,10 +20,12 @@ from battlemat.io.errors import LoadError, Problem
 from battlemat.io.tiled import load_map
 
 
-def attach_map(enc: Encounter, map_path: str | Path, encounter_file: str = "") -> Encounter:
-    """Load the encounter's map into `Encounter.board` and place its characters.
+def attach_map(enc: Encounter, map_path: str | Path, encounter_file: str = "",
+               terrain: tuple[Any, str] | None = None) -> Encounter:
+    """Load the encounter's map into `Encounter.board` and place its characters; `terrain` is the
+    encounter's [terrain] table and file (a mapping of the map's terrain, io.tiled.mapping).
     Raises LoadError for a map that cannot be read or characters that cannot stand where placed."""
-    board, _ = load_map(map_path)
+    board, _ = load_map(map_path, terrain=terrain, rules=enc.rules)  # its [rules] may set the map switches
     problems = placement_problems(enc, board, encounter_file)
     if problems:
         raise LoadError(problems)

@@ -33,6 +33,7 @@ from battlemat.ui.context import PlayContext
 from battlemat.ui.declaring import Declaring
 from battlemat.ui.logbook import RULE_ID, rule_tip
 from battlemat.ui.teaching import Teaching
+from battlemat.ui.terrain_view import TerrainView
 from battlemat.ui.timeline import Timeline
 
 GRACE = 0.6  # seconds a card stays where it was after the pointer leaves its token, to be reached
@@ -88,6 +89,7 @@ class Aids(Layer):
         self.marks: tuple[object, list[overlays.LegendRow]] | None = None
         self.levels: overlays.LevelNumbers | None = None
         self.legend_art = overlays.Legend()
+        self.terrain_view = TerrainView()  # V: the terrain battlemat understood (check --picture)
 
     @property
     def card(self) -> ShownCard | None:
@@ -96,7 +98,8 @@ class Aids(Layer):
 
     # -- commands ------------------------------------------------------------------------------
     def commands(self) -> dict[str, Callable[[], None]]:
-        return {"legend": self.toggle_legend, "big_log": self.toggle_big_log, "log_newest": self.toggle_newest}
+        return {"legend": self.toggle_legend, "big_log": self.toggle_big_log, "log_newest": self.toggle_newest,
+                "terrain_view": lambda: self.ctx.set_status(self.terrain_view.toggle())}
 
     def toggle_legend(self) -> None:
         self.legend = not self.legend
@@ -293,6 +296,7 @@ class Aids(Layer):
             if self.levels is None or self.levels.lay is not ctx.layout:
                 self.levels = overlays.LevelNumbers(ctx.layout)
             self.levels.draw(surface, ctx.cam)
+        self.terrain_view.draw(surface, ctx.cam, ctx.session.board, ctx.layout)
         zone = self.sticky_zone()
         if zone is not None:
             zone.draw(surface, ctx.cam)
@@ -407,6 +411,7 @@ class Aids(Layer):
         if any(it.to is not None for c, it in ctx.session.declared.items() if ctx.visible_intent(c)):
             rows.append(Row("declared", "a declared move", "", theme.ACCENT))
         rows += self.teaching.legend()
+        rows += self.terrain_view.legend_rows(ctx.session.board, ctx.layout)
         if ctx.art.show_marks:
             rows += self._mark_rows()
         return rows

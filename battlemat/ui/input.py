@@ -26,6 +26,7 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_p, False): "predict",
     (pygame.K_o, False): "teach",  # the teaching overlay (Ctrl+O opens a file)
     (pygame.K_l, False): "legend",
+    (pygame.K_v, False): "terrain_view",  # what battlemat understood of the map (check --picture)
     (pygame.K_b, False): "big_log",
     (pygame.K_f, False): "fit",
     (pygame.K_HOME, False): "fit",

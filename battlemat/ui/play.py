@@ -49,7 +49,7 @@ from battlemat.ui.tokens import pulse, radius
 
 # While a turn plays back only these commands act; the rest wait for the turn to end.
 PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step",
-                               "legend", "big_log", "log_newest", "teach"})
+                               "legend", "big_log", "log_newest", "teach", "terrain_view"})
 ADJUST_COMMANDS = ("mod_minus", "mod_plus", "shout", "item_kind")  # GM touches on the draft (Declaring.adjust)
 STEP_KEYS = (pygame.K_SPACE, pygame.K_RIGHT, pygame.K_n)  # step mode: the next event
 

@@ -24,7 +24,10 @@ module that does it in brackets):
 5. Terrain comes from tile properties and tile classes (presets), combined over all tile layers,
    then from the areas of object layers named `terrain`. Tokens come from object layers named
    `tokens`. Terrain properties are read from the XML, where their declared types are visible
-   (`terrain`, with `shapes` for the squares an object covers).
+   (`terrain`, with `shapes` for the squares an object covers). Where battlemat's own terrain says
+   nothing, the conventions maps by others use (collision layers, `collides`-style properties, tile
+   collision shapes, void) are read (`conventions`), then the game master's mapping, beside the map
+   as NAME.terrain.toml or an encounter's [terrain] table (`mapping`); `survey_map` says which.
 
 `document` holds the tree while it is prepared, shared by the steps. This front keeps the public API
 (`load_map`, `load_board`, `read_tiled`, `check_pictures`, `lint_map`: the last is what
@@ -41,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from battlemat.core.board import Board
+from battlemat.core.rules import Rules
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_CELLS, MAX_FILE_BYTES, MAX_OBJECTS, MAX_TILES
 from battlemat.io.tiled.adapter import (
@@ -54,23 +58,43 @@ from battlemat.io.tiled.adapter import (
     prepare,
     pytmx,
 )
+from battlemat.io.tiled.conventions import OWN_TERRAIN, Understood
+from battlemat.io.tiled.document import Doc
 from battlemat.io.tiled.images import wrap_loader
+from battlemat.io.tiled.mapping import load_mapping_file, mapping_path, read_mapping
 from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
 
 __all__ = [
-    "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "PRESETS",
-    "TERRAIN_NAMES", "LayerInfo", "MapInfo", "check_pictures", "gid_variants", "lint_map", "load_board", "load_map",
-    "pytmx", "read_tiled",
+    "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "OWN_TERRAIN",
+    "PRESETS",
+    "TERRAIN_NAMES", "LayerInfo", "MapInfo", "Understood", "check_pictures", "gid_variants", "lint_map", "load_board",
+    "load_map", "mapping_path", "pytmx", "read_tiled", "survey_map",
 ]
 
+# An encounter's [terrain] table: (its parsed data, the encounter file), or None.
+Terrain = tuple[Any, str] | None
 
-def load_map(path: str | Path, *, max_cells: int = MAX_CELLS, require_images: bool = False) -> tuple[Board, MapInfo]:
+
+def _reader(doc: Doc, tmx: Any, terrain: Terrain, rules: Rules | None = None) -> TerrainReader:
+    """The terrain reader of a map, with the game master's mapping: the encounter's [terrain] table
+    when given, else NAME.terrain.toml beside the map when it exists. Raises LoadError for a bad one."""
+    reader = TerrainReader(doc, tmx)
+    reader.rules = rules
+    if terrain is not None:
+        reader.mapping = read_mapping(terrain[0], terrain[1], "terrain.", PRESETS)
+    elif mapping_path(doc.path).is_file():
+        reader.mapping = load_mapping_file(mapping_path(doc.path), PRESETS)
+    return reader
+
+
+def load_map(path: str | Path, *, max_cells: int = MAX_CELLS, require_images: bool = False,
+             terrain: Terrain = None, rules: Rules | None = None) -> tuple[Board, MapInfo]:
     """Read a .tmx into a Board and its MapInfo. Raises LoadError listing every problem found.
     Missing images are tolerated unless `require_images` (the board needs no pictures; Tiled itself
     opens such maps with placeholders); `battlemat check` and `read_tiled` report them."""
     doc = prepare(Path(path), max_cells, require_images)
     tmx = parse_pytmx(doc, None)
-    reader = TerrainReader(doc, tmx)
+    reader = _reader(doc, tmx, terrain, rules)
     board = reader.board()
     if reader.errors:
         raise LoadError(reader.errors)
@@ -100,15 +124,24 @@ def check_pictures(path: str | Path, *, max_cells: int = MAX_CELLS) -> None:
     prepare(Path(path), max_cells, require_images=True)
 
 
-def lint_map(path: str | Path, *, max_cells: int = MAX_CELLS) -> tuple[Board | None, list[Problem]]:
+def lint_map(path: str | Path, *, max_cells: int = MAX_CELLS,
+             terrain: Terrain = None) -> tuple[Board | None, list[Problem]]:
     """Every problem of a map, for `battlemat check`: what load_map refuses plus what it tolerates
     (unknown or misspelled property names, properties of the wrong Tiled type, nameless tokens)."""
+    board, problems, _ = survey_map(path, max_cells=max_cells, terrain=terrain)
+    return board, problems
+
+
+def survey_map(path: str | Path, *, max_cells: int = MAX_CELLS, terrain: Terrain = None,
+               rules: Rules | None = None) -> tuple[Board | None, list[Problem], list[Understood]]:
+    """`lint_map` and what the board's terrain came from (DESIGN: `check` says which it used):
+    battlemat's own terrain, each convention, the game master's mapping, with its squares."""
     try:
         doc = prepare(Path(path), max_cells)
         tmx = parse_pytmx(doc, None)
+        reader = _reader(doc, tmx, terrain, rules)
     except LoadError as exc:
-        return None, exc.problems
-    reader = TerrainReader(doc, tmx)
+        return None, exc.problems, []
     board = reader.board()
-    return (None if reader.errors else board), doc.lint + reader.errors + reader.lint
+    return (None if reader.errors else board), doc.lint + reader.errors + reader.lint, reader.understood
 

@@ -2,13 +2,13 @@
 
 pytmx opens tilesets and templates itself, with the standard XML parser, and cannot read external
 tileset images' sizes, object templates, JSON, infinite maps, embedded images or class-typed tile
-properties. So the map's tree is prepared first (`prepare`): an infinite map is made finite
-(`chunks`); external tilesets (.tsx or .tsj) are read safely (xmlsafe) and embedded, their images
-relinked to the map's folder, their embedded images kept as bytes (`images`), and their tiles'
-collision shapes dropped (pytmx would list each as a nameless object layer; the board never reads
-them); object templates are merged into their instances as Tiled's --detach-templates does; the
-checks run, the values pytmx casts last (`attributes`). pytmx then only decodes the layers and maps the gids
-(`parse_pytmx`), with its default image loader, so no graphics library is needed. pytmx imports
+properties. So the map's tree is prepared first (`prepare`): an infinite map is made finite (`chunks`);
+external tilesets (.tsx or .tsj) are read safely (xmlsafe) and embedded, their images relinked to the
+map's folder, their embedded images kept as bytes (`images`), and their tiles' collision shapes set
+aside (pytmx would list each as a nameless object layer; the conventions reader reads them from
+`Doc.tile_shapes`); object templates are merged into their instances as Tiled's --detach-templates does;
+the checks run, the values pytmx casts last (`attributes`). pytmx then only decodes the layers and maps
+the gids (`parse_pytmx`), with its default image loader, so no graphics library is needed. pytmx imports
 pygame whenever it can; `_pytmx()` keeps it out, so the headless layers stay headless (STYLE 1, 2).
 
 pytmx gives flipped and turned tiles gids of their own; `gid_variants` maps them back to Tiled's gid
@@ -144,6 +144,8 @@ def _embed_tilesets(doc: Doc) -> None:
         for tile in el.findall("tile"):  # collision shapes: pytmx would list them as nameless layers
             for shapes in tile.findall("objectgroup"):
                 tile.remove(shapes)
+                if (tile.get("id") or "").isdigit():  # kept aside for the conventions (tile collision shapes)
+                    doc.tile_shapes[(firstgid, int(tile.get("id", "0")))] = shapes
         embed_images(doc, el, tplace, file)
         AttributeChecks(doc, pytmx).check(el, tplace, file)
         total_tiles += _image_tile_count(doc, el, tplace, file)

@@ -35,6 +35,9 @@ class Doc:
     # Images embedded in the files (<image><data>): their bytes by the stand-in source path the tree
     # gives them (`images.EMBEDDED`), so pytmx and the window's image loader treat them as files.
     embedded: dict[str, bytes] = field(default_factory=dict)
+    # Tiles' collision shapes (Tiled's collision editor) by (tileset firstgid, tile id): kept out of
+    # the tree pytmx reads (it would list each as a nameless layer) for the conventions reader.
+    tile_shapes: dict[tuple[int, int], Element] = field(default_factory=dict)
 
     def fail(self, place: str, message: str, fix: str = "", file: str | None = None) -> LoadError:
         return LoadError.one(file or self.file, place, message, fix)

@@ -75,18 +75,29 @@ class ObjectSquares:
         window = self.window(min(p[0] for p in world), min(p[1] for p in world),
                               max(p[0] for p in world), max(p[1] for p in world))
         cx, cy = self.centers()
-        lx, ly = cx[window] - x, cy[window] - y  # centres in the object's own frame, unrotated
-        if rot:
-            lx, ly = lx * cos + ly * sin, -lx * sin + ly * cos
-        if poly is not None:
-            return window, inside_polygon(lx, ly, pts)
-        if obj.get("gid"):
-            ly = ly + oh
-        if obj.find("ellipse") is not None:
-            if ow <= 0 or oh <= 0:
-                return window, np.zeros(lx.shape, bool)
-            return window, ((lx - ow / 2) / (ow / 2)) ** 2 + ((ly - oh / 2) / (oh / 2)) ** 2 <= 1.0
-        return window, (lx >= 0) & (lx < ow) & (ly >= 0) & (ly < oh)
+        return window, points_inside(obj, cx[window], cy[window])
+
+    def coverage(self, obj: Element, samples: int) -> tuple[tuple[slice, slice], np.ndarray] | None:
+        """The share of each square an object's area covers, as a window and fractions in it, from
+        `samples` x `samples` points spread evenly over each square (square grids; on hexes the
+        centre alone); None when the object has no area. With samples=1 this is `mask`."""
+        area = self.mask(obj)
+        if area is None or samples <= 1 or self.geometry.grid != "square":
+            return None if area is None else (area[0], area[1].astype(float))
+        window = area[0]
+        if obj.find("point") is not None or area[1].size == 0 or (
+                float(obj.get("width", "0")) <= 0 and float(obj.get("height", "0")) <= 0
+                and obj.find("polygon") is None):
+            return window, area[1].astype(float)
+        cx, cy = self.centers()
+        px, py = cx[window], cy[window]
+        tw, th = float(self.geometry.tile_width), float(self.geometry.tile_height)
+        total = np.zeros(px.shape, float)
+        for i in range(samples):
+            for j in range(samples):
+                dx, dy = ((i + 0.5) / samples - 0.5) * tw, ((j + 0.5) / samples - 0.5) * th
+                total += points_inside(obj, px + dx, py + dy)
+        return window, total / (samples * samples)
 
     def nearest_square(self, px: float, py: float) -> tuple[int, int] | None:
         """The square under a pixel position, or None when it is off the map."""
@@ -106,6 +117,30 @@ class ObjectSquares:
         if math.sqrt(float(d[iy, ix])) > reach * 0.75:
             return None
         return int(ix) + (cols.start or 0), int(iy) + (rows.start or 0)
+
+
+def points_inside(obj: Element, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """Whether points (pixels, in the frame the object's x and y are written in) lie inside an
+    object's area: a rectangle, ellipse, polygon or tile object, rotation included. Callers have
+    set aside objects without an area (points, polylines, text)."""
+    x, y = float(obj.get("x", "0")), float(obj.get("y", "0"))
+    ow, oh = float(obj.get("width", "0")), float(obj.get("height", "0"))
+    poly = obj.find("polygon")
+    rot = math.radians(float(obj.get("rotation", "0")))
+    lx, ly = px - x, py - y  # the points in the object's own frame, unrotated
+    if rot:
+        cos, sin = math.cos(rot), math.sin(rot)
+        lx, ly = lx * cos + ly * sin, -lx * sin + ly * cos
+    if poly is not None:
+        pts = [tuple(map(float, p.split(","))) for p in (poly.get("points") or "").split()]
+        return inside_polygon(lx, ly, pts)
+    if obj.get("gid"):
+        ly = ly + oh
+    if obj.find("ellipse") is not None:
+        if ow <= 0 or oh <= 0:
+            return np.zeros(np.shape(lx), bool)
+        return ((lx - ow / 2) / (ow / 2)) ** 2 + ((ly - oh / 2) / (oh / 2)) ** 2 <= 1.0
+    return (lx >= 0) & (lx < ow) & (ly >= 0) & (ly < oh)
 
 
 def reference_point(obj: Element) -> tuple[float, float]:

@@ -26,6 +26,7 @@ from battlemat.io.errors import Problem
 from battlemat.io.limits import MAX_OBJECTS
 from battlemat.io.rules_file import load_rules
 from battlemat.io.tiled.adapter import GID_MASK, HEX_120, gid_variants, pytmx
+from battlemat.io.tiled.conventions import OWN_TERRAIN, Conventions, Understood
 from battlemat.io.tiled.document import Doc, Tileset
 from battlemat.io.tiled.shapes import ObjectSquares, reference_point
 
@@ -119,6 +120,10 @@ class TerrainReader:
             hex_side_length=int(float(root.get("hexsidelength", "0") or 0)) if hexagonal else 0,
         )
         self.squares = ObjectSquares(self.geometry)
+        self.understood: list[Understood] = []  # what the board's terrain came from, for `check`
+        self.mapping: Any = None  # a game master's mapping (battlemat.io.tiled.mapping.Mapping), if any
+        self.conventions: Conventions | None = None
+        self.rules: Any = None  # the encounter's rules (its [rules] may set the map switches), else the data's
 
     # -- reading one set of properties ---------------------------------------------------------
     def spec(self, cls: str, props: list[tuple[str, str, str]], file: str, place: str, strict: bool = False,
@@ -305,12 +310,13 @@ class TerrainReader:
             "blocked": np.zeros(n, bool), "difficult": np.zeros(n, bool), "opaque": np.zeros(n, bool),
             "pit": np.zeros(n, bool), "difficult_dirs": np.zeros(n, np.uint8), "cover": np.zeros(n, np.uint8),
             "level": np.zeros(n, np.int16), "level_set": np.zeros(n, bool),
-            "hazard": np.full(n, -1, np.int16), "feature": np.full(n, -1, np.int16),
+            "hazard": np.full(n, -1, np.int16), "feature": np.full(n, -1, np.int16), "own": np.zeros(n, bool),
         }
         for gid in range(1, n):
             spec = specs.get(int(raw_of[gid]))
             if spec is None:
                 continue
+            lut["own"][gid] = bool(spec.values) or spec.feature in PRESETS  # a class of its own is not battlemat's
             v = spec.values
             for name in _BOOL:
                 lut[name][gid] = bool(v.get(name, False))
@@ -335,7 +341,9 @@ class TerrainReader:
             "cover": np.zeros(shape, np.uint8), "level": np.zeros(shape, np.int16),
             "hazard": np.full(shape, -1, np.int16), "feature": np.full(shape, -1, np.int16),
         }
+        own = np.zeros(shape, bool)  # squares battlemat's own terrain speaks of: conventions never touch them
         for g in grids:  # bottom layer first: any layer's blocked/opaque/pit wins, the top layer's level wins
+            own |= lut["own"][g]
             for name in _BOOL:
                 arrays[name] |= lut[name][g]
             arrays["difficult_dirs"] |= lut["difficult_dirs"][g]
@@ -347,8 +355,14 @@ class TerrainReader:
 
         tokens: Mapping[str, tuple[int, int]] = MappingProxyType({})
         if not self._too_many_objects():
-            self._terrain_objects(arrays)
+            self._terrain_objects(arrays, own)
             tokens = self._tokens()
+        self._own_summary(arrays, own)
+        conventions = self.conventions = Conventions(self.doc, self.squares, self.feature_index, self.rules)
+        readings = conventions.readings(grids, raw_of, flip_of)
+        if self.mapping is not None:
+            readings += self.mapping.readings(self, grids, raw_of)
+        self.understood += conventions.paint(readings, arrays, own)
         geo = self.geometry
         return Board(
             w, h, geo.grid, geo.stagger_axis, geo.stagger_index, geo.tile_width, geo.tile_height,
@@ -390,7 +404,16 @@ class TerrainReader:
                         break
         return self.spec(cls, props, file, place, strict=True, name=obj.get("name") or "")
 
-    def _terrain_objects(self, arrays: dict[str, np.ndarray]) -> None:
+    def _own_summary(self, arrays: dict[str, np.ndarray], own: np.ndarray) -> None:
+        """What battlemat's own terrain (tile classes and properties, the `terrain` layer) marks."""
+        where = OWN_TERRAIN
+        for kind, mask in (("walls", arrays["blocked"]), ("pit", arrays["pit"]),
+                           ("difficult", arrays["difficult"] | (arrays["difficult_dirs"] > 0))):
+            count = int((mask & own).sum())
+            if count:
+                self.understood.append(Understood(kind, count, where))
+
+    def _terrain_objects(self, arrays: dict[str, np.ndarray], own: np.ndarray) -> None:
         for layer in self._object_layers("terrain"):
             for obj in layer.findall("object"):
                 place = self._object_place(layer, obj)
@@ -411,6 +434,7 @@ class TerrainReader:
                     self.lint.append(Problem(file, place, "this terrain object sets nothing",
                                              f"give it a terrain class ({', '.join(PRESETS)}) or terrain properties"))
                 v = spec.values
+                own[window] |= mask
                 for name in _BOOL:
                     if name in v:
                         arrays[name][window][mask] = bool(v[name])
