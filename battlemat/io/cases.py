@@ -11,7 +11,8 @@ through changes that do not touch what it is about. The tables a case adds to an
   character a square (`LEGEND` below, extended by `legend`), with `grid = "hex"` and its stagger.
 - `[start]`: `turn` (the number of the first turn played, for next-turn advantages) and, by
   character id, what differs from a fresh encounter: `minor`, `major`, `defeated`, `fled`,
-  `held_by` with `hold`, `deadly_losses`, `advantages`.
+  `held_by` with `hold`, `deadly_losses`, `suffered` (every loss taken in the combat so far, healed
+  or not: O5, L4; left out, the losses it starts with), `advantages`.
 - `[sheet]`: facts of the character sheets, before any turn: by character id `ratings` (a half or
   a pair and its base rating, S1), `experience` and `new_pc` (S4), `allowance` (a half and the
   squares it lets the character move, M1-M3); `rules` lists the IDs these checks exercise.
@@ -51,7 +52,7 @@ CASE_TABLES = ("case", "map", "start", "sheet")  # the tables a case adds to the
 CHAR_FIELDS = ("at", "minor", "major", "losses", "defeated", "fled", "held_by", "advantages")
 TURN_KEYS = ("rules", "not_rules", "refused", "over", "winner", "events")
 SHEET_FIELDS = ("ratings", "experience", "new_pc", "allowance")
-START_FIELDS = ("minor", "major", "defeated", "fled", "held_by", "hold", "deadly_losses", "advantages")
+START_FIELDS = ("minor", "major", "defeated", "fled", "held_by", "hold", "deadly_losses", "suffered", "advantages")
 ADVANTAGE_KEYS = ("vs", "value", "reason", "rule", "turn")
 
 # One character a square in a `[map]`: a terrain preset (io.tiled.terrain.PRESETS) or properties.
@@ -395,7 +396,7 @@ def _start(r: _CaseReader, raw: Any, enc: Encounter) -> MatchState:
         t = r.table(fields, place)
         r.unknown(t, START_FIELDS, place)
         changes: dict[str, Any] = {}
-        for key in ("minor", "major", "hold", "deadly_losses"):
+        for key in ("minor", "major", "hold", "deadly_losses", "suffered"):
             if key in t and (n := r.number(t[key], f"{place}.{key}")) is not None:
                 changes[key] = n
         if changes.get("minor", 0) > 2:
@@ -523,7 +524,7 @@ def encounter_tables(enc: Encounter, state: MatchState, out_dir: Path) -> list[s
         if c.talents:
             d["talents"] = dict(c.talents)
         if c.equipment:
-            d["equipment"] = [{"name": e.name, "skill": e.skill, "bonus": e.bonus} for e in c.equipment]
+            d["equipment"] = [{"name": e.name, "skill": e.named_for, "bonus": e.bonus} for e in c.equipment]
         for key in ("kind", "fragile", "deadly"):
             if getattr(c, key):
                 d[key] = getattr(c, key)
@@ -543,8 +544,8 @@ def start_tables(enc: Encounter, state: MatchState) -> list[str]:
     for cid in enc.ids:
         s = state[cid]
         d: dict[str, Any] = {}
-        for key in ("minor", "major", "defeated", "fled", "held_by", "hold", "deadly_losses"):
-            if getattr(s, key) != getattr(fresh, key):
+        for key in ("minor", "major", "defeated", "fled", "held_by", "hold", "deadly_losses", "suffered"):
+            if getattr(s, key) != getattr(fresh, key) and (key != "suffered" or s.suffered != s.losses):
                 d[key] = getattr(s, key)
         if s.advantages:
             d["advantages"] = [advantage_table(a) for a in s.advantages]

@@ -423,7 +423,8 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
     """Equipment with a bonus of 1 or 2, given as a number or as a quality (S5)."""
     equipment: list[Equipment] = []
     for where, e in r.entries(t.get("equipment", []), f"{place}.equipment", {"name", "skill", "bonus", "quality"}):
-        eq_pair = r.pair(e.get("skill"), f"{where}.skill")
+        eq_pair = r.pair(e.get("skill"), f"{where}.skill")  # S5: named for a half or for the whole pair
+        named = r.rules.canonical(e["skill"]) if eq_pair else ""
         bonus = e.get("bonus")
         quality = e.get("quality")
         if bonus is None and quality is not None:
@@ -437,7 +438,8 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
             continue
         if eq_pair:
             equipment.append(Equipment(r.typed(e, "name", str, where, "item"), eq_pair, int(bonus),
-                                       str(quality) if e.get("bonus") is None and quality is not None else ""))
+                                       str(quality) if e.get("bonus") is None and quality is not None else "",
+                                       named if named != eq_pair else ""))
     return equipment
 
 

@@ -270,11 +270,12 @@ def _shouts(t: Turn) -> None:
 
 def _advances(t: Turn) -> None:
     """O5: a slow intimidating advance (Wonder without a target) gives +1 for the rest of the combat
-    against every foe that already has a loss."""
+    against every nervous foe: one that has "already suffered a minor or major loss during that combat"
+    (text line 50), healed or not (`CharacterState.suffered`, a lasting fact of the match)."""
     for cid in t.order():
         it = t.intents.get(cid)
         if it and t.rules.halves[it.use].untargeted and it.target is None and t.active(cid):
-            bleeding = [c for c in t.order() if t.enemies(c, cid) and t.active(c) and t.st[c].losses > 0]
+            bleeding = [c for c in t.order() if t.enemies(c, cid) and t.active(c) and t.st[c].suffered > 0]
             if not bleeding:
                 refuse(t, (cid, it.use, None), f"{t.name(cid)} advances menacingly, but no foe has a loss yet (O5)",
                        "no foe has a loss yet", "O5")
