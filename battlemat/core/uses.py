@@ -40,6 +40,20 @@ def moves(rules: Rules, intent: Intent, on_map: bool) -> bool:
     return intent.moves or (on_map and charge_picks_square(rules, intent.use, intent.target))
 
 
+def flees(rules: Rules, intent: Intent) -> bool:
+    """C5: whether this intent flees the conflict: a fleeing half (Exit) used without a target (with
+    one it pursues instead, `pursues`)."""
+    half = rules.halves.get(intent.use)
+    return half is not None and half.act == "flee" and not pursues(rules, intent)
+
+
+def pursues(rules: Rules, intent: Intent) -> bool:
+    """C5, text line 75: whether this intent uses its half's second use, stopping its target's own
+    flight (an Exit with a target): the pursuer does not flee."""
+    half = rules.halves.get(intent.use)
+    return half is not None and half.stops_flight and intent.target is not None
+
+
 def is_sticky(rules: Rules, use: str) -> bool:
     """M6: whether an adjacent opponent of a character using `use` cannot move away from it."""
     half = rules.halves.get(use)

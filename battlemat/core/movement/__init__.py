@@ -42,7 +42,7 @@ from battlemat.core.movement.results import (
     occupied,
     sticky_refusal,
 )
-from battlemat.core.movement.step import ENDS, StepRules
+from battlemat.core.movement.step import ENDS, OFF_MAP, StepRules
 from battlemat.core.movement.walks import FAR, level_changes_near, walk_field
 from battlemat.core.rating import standing
 from battlemat.core.rules import Rules
@@ -52,7 +52,7 @@ from battlemat.core.types import XY, CharId
 __all__ = [
     "BLOCKED", "FAR", "MEMO_SIZE", "PIT", "Context", "Grid", "Mover", "Occupant", "Plan", "Reach", "ReachMemo",
     "Refusal", "Route", "Step", "StickyFoe", "allowance", "build_graph", "context", "follow", "forget", "grid",
-    "level_changes_near", "mover_for", "plan_route", "prepare", "reach", "sticky_refusal", "walk_field",
+    "level_changes_near", "mover_for", "plan_route", "prepare", "reach", "step_off", "sticky_refusal", "walk_field",
 ]
 
 
@@ -146,6 +146,14 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     result = answer(gr, rules, mover, key.near, key.held)  # (who stands farther away cannot change it)
     gr.memo.put(key, result)
     return result
+
+
+def step_off(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Refusal | None:
+    """C5: what holds `mover` when it steps off the map from its square (a runner on the edge leaving the
+    conflict): the one definition of leaving a square (`StepRules.leave`), as for any step, so a sticky
+    foe next to it holds it (M6) unless its half may leave one anyway. None: it may go."""
+    gr = grid(board, rules.switch_str("diagonals"))
+    return StepRules(gr, rules, mover, ctx).leave(gr.node(mover.at), OFF_MAP)
 
 
 def follow(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Sequence[XY]) -> Route:

@@ -15,12 +15,12 @@ from types import MappingProxyType
 from battlemat.core import geometry, movement, uses
 from battlemat.core.events import Moved
 from battlemat.core.intents import Intent
-from battlemat.core.resolver.enter import enter, on_the_edge
+from battlemat.core.resolver.enter import enter, fleeing, on_the_edge
 from battlemat.core.resolver.ratings import rating
 from battlemat.core.resolver.record import house, refuse
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.resolver.validate import start_context
-from battlemat.core.state import Advantage
+from battlemat.core.state import Advantage, CharacterState
 from battlemat.core.types import XY, CharId
 
 SUB_PHASES = (1, 2, 3)  # M9: Exit users, then Acrobatics/Climb users, then everyone else
@@ -30,13 +30,10 @@ def movement_phase(t: Turn) -> None:
     """P2: escapes first (C8), then the moves of each sub-phase (M9); then shouts share what was learnt
     (O6), and Wonder's slow advance intimidates foes who already bleed (O5)."""
     _escapes(t)
+    _pursuits(t)
     moving = _by_sub_phase(t)
     if t.enc.board is not None:
         _board_moves(t, moving)
-        for cid in t.order():  # C5: a runner already on the edge steps off it without a move to plan
-            at = t.st[cid].at
-            if at is not None:
-                on_the_edge(t, cid, at, "stands on")
     else:
         _declared_moves(t, moving)
     _shouts(t)
@@ -51,9 +48,39 @@ def _by_sub_phase(t: Turn) -> dict[int, list[tuple[CharId, Intent]]]:
         it = t.intents.get(cid)
         if it is None:
             continue
+        if cid in t.caught:  # C5: a pursuer's Exit stopped its Exit: it stays where it is
+            continue
         if uses.moves(t.rules, it, t.enc.board is not None):
             out.setdefault(t.rules.halves[it.use].sub_phase, []).append((cid, it))
     return out
+
+
+def _pursuits(t: Turn) -> None:
+    """C5, text line 75: "the Exit skill is also used to prevent an enemy from using his or her own Exit
+    skill". An Exit with a target pursues instead of fleeing: its Exit against the runner's Exit, and
+    the loser stays (a runner stopped neither moves nor leaves the conflict this turn; a pursuer that
+    loses just lets it go). Equal ratings: the switch `pursuit_tie_runner_escapes` [house]. The pursuer
+    never leaves the conflict itself."""
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it is None or it.target is None or not uses.pursues(t.rules, it) or not t.active(cid):
+            continue
+        runner, run = it.target, t.intents.get(it.target)
+        if run is None or not uses.flees(t.rules, run) or not t.active(runner) or runner in t.caught:
+            refuse(t, (cid, it.use, runner), f"{t.name(cid)} pursues {t.name(runner)}, but {t.name(runner)} "
+                   f"is not fleeing: there is no {it.use} to stop (C5)", "the target is not fleeing", "C5")
+            continue
+        chase = rating(t, cid, it.use, runner, run.use)
+        flight = rating(t, runner, run.use, cid, it.use)
+        tie_frees = t.rules.switch_bool("pursuit_tie_runner_escapes")
+        stopped = chase.value > flight.value or (chase.value == flight.value and not tie_frees)
+        if stopped:
+            t.caught[runner] = cid
+        words = (f"{t.name(cid)} stops {t.name(runner)}'s {run.use}" if stopped
+                 else f"{t.name(runner)} gets away from {t.name(cid)}")
+        t.emit("pursuit", f"{words}: {chase.explain()} vs {flight.explain()} (C5)", ("C5",), who=cid,
+               target=runner, stopped=stopped, pursuer=chase.to_dict(), runner=flight.to_dict(),
+               **house(t, *(("switch.pursuit_tie_runner_escapes",) if chase.value == flight.value else ())))
 
 
 def _escapes(t: Turn) -> None:
@@ -106,18 +133,45 @@ def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> Non
     then the lower id (M10); hazards strike whoever enters their square without eluding them (E1)."""
     still = True  # nobody has moved yet this turn: the start-of-turn contexts still say who stands where
     for sub in SUB_PHASES:
-        routes = _routes(t, moving.get(sub, []), still)
+        before = dict(t.st)
+        routes, ctxs = _routes(t, moving.get(sub, []), still)
         if routes:
             routes = _collisions(t, routes, sub)
+        standing = _standing_runners(t, sub, routes, before)
+        if routes:
             for cid, route in routes.items():
-                _apply_route(t, cid, route, sub, routes.keys())
+                _apply_route(t, cid, route, sub, routes.keys(), ctxs[t.enc.by_id[cid].side])
             still = False
+        for cid, ctx in standing:  # C5: a runner already on the edge steps off it, as the sub-phase began
+            at = t.st[cid].at
+            if at is not None:
+                on_the_edge(t, cid, at, "stands on", ctx)
 
 
-def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[CharId, movement.Route]:
-    """The route each mover of one sub-phase takes, from where everyone stands as it begins."""
+def _standing_runners(t: Turn, sub: int, routes: dict[CharId, movement.Route],
+                      before: dict[CharId, CharacterState]) -> list[tuple[CharId, movement.Context]]:
+    """C5: the runners of sub-phase `sub` that take no step this turn, each with who stands where as the
+    sub-phase begins (`before`, M6 [house]): stepping off the edge is their move, held like any step."""
+    out: list[tuple[CharId, movement.Context]] = []
+    sticky: dict[CharId, str] | None = None
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it is None or t.rules.halves[it.use].sub_phase != sub or not fleeing(t, cid):
+            continue
+        if cid in routes and routes[cid].steps:
+            continue
+        if sticky is None:
+            sticky = {c: u for c, u in uses.sticky_uses(t.rules, t.intents).items() if t.active(c)}
+        out.append((cid, movement.context(t.enc, before, t.enc.by_id[cid].side, sticky, who=cid)))
+    return out
+
+
+def _routes(t: Turn, movers: list[tuple[CharId, Intent]],
+            still: bool) -> tuple[dict[CharId, movement.Route], dict[str, movement.Context]]:
+    """The route each mover of one sub-phase takes, from where everyone stands as it begins, and that
+    context by side (M6, M10)."""
     if not movers:
-        return {}
+        return {}, {}
     board = t.enc.map_board
     sticky = {cid: use for cid, use in uses.sticky_uses(t.rules, t.intents).items()
               if t.active(cid) and t.st[cid].at is not None}
@@ -136,7 +190,7 @@ def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[C
                                           standing=plan_ctx.occupants if still else None)
         plan = movement.Plan(it.to, tuple((p[0], p[1]) for p in it.path), plan_ctx)
         routes[cid] = movement.plan_route(board, t.rules, mover, ctxs[side], plan)
-    return routes
+    return routes, ctxs
 
 
 def _collisions(t: Turn, routes: dict[CharId, movement.Route], sub: int) -> dict[CharId, movement.Route]:
@@ -180,7 +234,8 @@ def _stop_short(t: Turn, routes: dict[CharId, movement.Route], loser: CharId, wi
     return movement.Route(r.origin, tuple(steps), why, steps[-1].to if steps else r.origin)
 
 
-def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongside: Collection[CharId]) -> None:
+def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongside: Collection[CharId],
+                 ctx: movement.Context) -> None:
     """A route walked, through the one door (`enter`): the move and its jumps, where and why it
     stopped; then what the squares entered do (E1) and a runner at the map's edge (C5). The sub-phase's
     movers (`alongside`) move at once: M10 (`_collisions`) settled their ends together."""
@@ -202,7 +257,7 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongsid
         if route.stopped is not None:
             _stopped(t, cid, route, sub)
 
-    why = enter(t, cid, route.end, route.squares, say, alongside=alongside)
+    why = enter(t, cid, route.end, route.squares, say, alongside=alongside, ctx=ctx)
     if why is not None:  # (the movement rules never plan an end where nobody may stand: M1, M5, M10)
         _stopped(t, cid, movement.Route(route.origin, (), why, route.origin), sub)
 
