@@ -100,7 +100,7 @@ class Character:
             if key not in best or e.bonus > best[key].bonus:
                 best[key] = e
         object.__setattr__(self, "_best_items", MappingProxyType(
-            {k: (e.bonus, f"{e.name}, for {e.named_for}") for k, e in best.items()}))
+            {k: (e.bonus, f"{e.name}, for {e.half}" if e.half else e.name) for k, e in best.items()}))
 
     def base(self, pair: str) -> int:
         """S2: the base rating of `pair`. A rule that names no rating means the effective one (text line
@@ -111,7 +111,8 @@ class Character:
         return self.talents.get(pair, 0)
 
     def equipment_bonus(self, pair: str, half: str = "") -> tuple[int, str]:
-        """The best item in use for the half `half` of `pair` and what it is ("bow, for Shoot"): an item
+        """The best item in use for the half `half` of `pair` and what it is ("bow, for Shoot" when it is
+        named for a half; its name alone when it is named for the pair): an item
         named for that half or for the whole pair, never one named for the other half (S5: an item not
         in use gives nothing). `half` "": the pair as a whole (an elusion's requirement, the sheet),
         helped by items named for the pair only. One item at a time: S5 [house]."""

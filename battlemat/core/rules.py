@@ -60,6 +60,7 @@ class Half:
     studies_kind: bool = False  # O1: a success also teaches every foe of the target's kind (Identify, Lore)
     reads_intentions: bool = False  # O3: a success gives +2 against the target next turn (Intuition)
     stops_flight: bool = False  # C5 (text line 75): with a target, it stops that enemy's own flight (Exit)
+    may_target: bool = False  # a half that does nothing to anyone in its phase may still name someone (racial magic)
 
     def phase_of(self, target: str | None) -> str:
         """The phase this half acts in, with or without a target (O5: Wonder's advance is a P2 move)."""

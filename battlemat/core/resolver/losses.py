@@ -53,9 +53,9 @@ def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
     limit = t.rules.switch_int("deadly_defeats_after")
     why, rule = "", "L3"
     if victim.fragile and s.suffered >= limit:
-        why, rule = f"fragile: {s.suffered} losses suffered (L4)", "L4"
+        why, rule = f"fragile: {s.suffered} losses (L4)", "L4"
     elif deadly and s.suffered >= limit:
-        why, rule = f"struck by a deadly foe: {s.suffered} losses suffered (L4)", "L4"
+        why, rule = f"struck by a deadly foe: {s.suffered} losses (L4)", "L4"
     elif s.major >= victim.defeat_threshold(t.rules):
         tough = t.rules.talent_pair("toughness")
         extra = victim.talent(tough)

@@ -131,7 +131,7 @@ def takes_target(half: Half) -> bool:
     (P1, O1-O4), a Block or Dodge's chosen attacker (C5), an item used on someone, a charge's or a
     provocation's foe (M7, M8), an Exit stopping a runner (C5). A half that only moves or does something
     with no one in it (`act = "none"` in the rules data: Acrobatics, Escape, the crafts...) takes none."""
-    return half.act != "none" or half.charges or half.holds_ground or half.stops_flight
+    return half.act != "none" or half.charges or half.holds_ground or half.stops_flight or half.may_target
 
 
 def _check_secondary(enc: Encounter, state: MatchState, intent: Intent, half: Half) -> None:
