@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple, Protocol, cast
 
-from battlemat.core import uses
+from battlemat.core import geometry, uses
 from battlemat.core.board import Board
 from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
@@ -231,7 +231,10 @@ def plan_route(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Pla
     when declaring, or the explicit path) is followed and cut short where a rule stops it."""
     if uses.charges(rules, mover.use) and mover.target is not None:  # M7
         rc = reach(board, rules, mover, ctx)
-        return rc.route_to(next(iter(rc.costs)))
+        route = rc.route_to(next(iter(rc.costs)))
+        if route.steps or geometry.adjacent(board, mover.at, mover.target):
+            return route
+        return Route(mover.at, (), _first_refusal(board, rc, mover.at, mover.target), mover.at)
     if plan.path:
         return follow(board, rules, mover, ctx, plan.path)
     to = plan.to
@@ -244,6 +247,16 @@ def plan_route(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Pla
     if not declared.can_end(to):
         return Route(mover.at, (), now.why_not(to), mover.at)
     return follow(board, rules, mover, ctx, declared.route_to(to).squares)
+
+
+def _first_refusal(board: Board, rc: Reach, at: XY, toward: XY) -> Refusal | None:
+    """Why a charge that goes nowhere could not set out (M7: the log says why a plan stops): the
+    refusal of its neighbouring square nearest the target, as `reach` gave it (M6, M10, M4...)."""
+    near = [sq for sq in rc.refused if geometry.adjacent(board, at, sq)]
+    if not near:
+        return None
+    best = min(near, key=lambda sq: (geometry.distance(board, sq, toward, "chebyshev"), sq))
+    return rc.refused[best]
 
 
 def prepare() -> None:

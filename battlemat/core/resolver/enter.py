@@ -79,16 +79,15 @@ def occupant(t: Turn, sq: XY, but: Collection[CharId]) -> str | None:
 
 
 def enter(t: Turn, cid: CharId, to: XY, entered: Sequence[XY], say: Callable[[], None], *,
-          alongside: Collection[CharId] = (), ctx: movement.Context | None = None,
-          **changes: object) -> Refusal | None:
+          alongside: Collection[CharId] = (), **changes: object) -> Refusal | None:
     """`cid` comes to stand on `to`, having entered the squares `entered` on its way there, in order
     (`to` last). Refused, with nothing changed, when nobody may stand there (`stand_refusal`); else the
     character is placed (with any other `changes` to its state), `say` records how it came (its own
     event), and then each square entered does what it does (E1), and a runner ending on the map's edge
     is on its way out if it may step off (C5, `on_the_edge`). `alongside`: those moving at the same time
     (one movement sub-phase, whose ends M10 settled together): the squares they are leaving do not count
-    as taken. `ctx`: who stood where as the sub-phase began (M6's sticky foes, [house] their positions
-    then), for the step off the edge."""
+    as taken. The step off the edge reads who stood where as the sub-phase began (M6's sticky foes,
+    [house] their positions then: `Turn.contexts`)."""
     board = t.enc.board
     if board is not None:
         why = stand_refusal(board, to, occupant(t, to, {cid, *alongside}))
@@ -103,7 +102,7 @@ def enter(t: Turn, cid: CharId, to: XY, entered: Sequence[XY], say: Callable[[],
             hz = board.hazard_at(sq)
             if hz is not None and t.active(cid):
                 _hazard(t, cid, sq, hz)
-    on_the_edge(t, cid, to, "reaches", ctx)
+    on_the_edge(t, cid, to, "reaches", t.contexts.get(t.char(cid).side))
     return None
 
 

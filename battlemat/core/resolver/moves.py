@@ -134,13 +134,13 @@ def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> Non
     still = True  # nobody has moved yet this turn: the start-of-turn contexts still say who stands where
     for sub in SUB_PHASES:
         before = dict(t.st)
-        routes, ctxs = _routes(t, moving.get(sub, []), still)
+        routes, t.contexts = _routes(t, moving.get(sub, []), still)
         if routes:
             routes = _collisions(t, routes, sub)
         standing = _standing_runners(t, sub, routes, before)
         if routes:
             for cid, route in routes.items():
-                _apply_route(t, cid, route, sub, routes.keys(), ctxs[t.enc.by_id[cid].side])
+                _apply_route(t, cid, route, sub, routes.keys())
             still = False
         for cid, ctx in standing:  # C5: a runner already on the edge steps off it, as the sub-phase began
             at = t.st[cid].at
@@ -234,8 +234,7 @@ def _stop_short(t: Turn, routes: dict[CharId, movement.Route], loser: CharId, wi
     return movement.Route(r.origin, tuple(steps), why, steps[-1].to if steps else r.origin)
 
 
-def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongside: Collection[CharId],
-                 ctx: movement.Context) -> None:
+def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongside: Collection[CharId]) -> None:
     """A route walked, through the one door (`enter`): the move and its jumps, where and why it
     stopped; then what the squares entered do (E1) and a runner at the map's edge (C5). The sub-phase's
     movers (`alongside`) move at once: M10 (`_collisions`) settled their ends together."""
@@ -257,7 +256,7 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongsid
         if route.stopped is not None:
             _stopped(t, cid, route, sub)
 
-    why = enter(t, cid, route.end, route.squares, say, alongside=alongside, ctx=ctx)
+    why = enter(t, cid, route.end, route.squares, say, alongside=alongside)
     if why is not None:  # (the movement rules never plan an end where nobody may stand: M1, M5, M10)
         _stopped(t, cid, movement.Route(route.origin, (), why, route.origin), sub)
 

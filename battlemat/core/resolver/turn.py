@@ -106,6 +106,8 @@ class Turn:
     leaving: set[CharId] = field(default_factory=set)  # C5: reached the map's edge, gone at the end of the turn
     caught: dict[CharId, CharId] = field(default_factory=dict)  # C5: runner -> the pursuer whose Exit stopped its Exit
     held_on_edge: set[CharId] = field(default_factory=set)  # C5: runners on the edge that something held there (M6, C8)
+    # M6 [house]: who stood where as the movement sub-phase being walked began, by side (P2 sets it)
+    contexts: dict[str, movement.Context] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rules: Rules = self.enc.rules
