@@ -87,6 +87,10 @@ class Character:
     at: XY | None = None
     ai: str = ""
     script: tuple[ScriptStep, ...] = ()
+    # losses already taken when the encounter starts (L1: minor 0..2, then major), e.g. a fight picked up
+    # in its middle: the start state has them, and they count as suffered in this combat (O5, L4)
+    start_minor: int = 0
+    start_major: int = 0
     # how its tactics fight (STYLES): {"focus": "focus" | "spread", "risk": "cautious" | "reckless"}
     style: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     # (pair, half) -> (bonus, words) of its best item for that half, "" for the pair's own items (S5):
