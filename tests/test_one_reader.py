@@ -117,7 +117,8 @@ def test_C5_an_exit_may_not_pursue_an_ally() -> None:
     assert err.value.rule == "C5" and "enemy" in err.value.reason
 
 
-def test_C2_case_run_passes_and_exits_one_on_a_wrong_outcome(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_C2_case_run_passes_and_exits_one_on_a_wrong_outcome(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """`battlemat case --run FILE...`: every case of cases/ passes (exit 0); a case whose expected
     outcome is wrong exits 1 and prints the difference and that turn's events."""
     good = ROOT / "cases" / "C2_the_difference_is_the_losses.toml"
