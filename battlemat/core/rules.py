@@ -118,6 +118,7 @@ class TalentBonus:
     tag: str
     why: str
     switch: str = ""  # a house switch that must be on for the bonus to apply
+    fleeing_only: bool = False  # S3: the bonus helps only while the half flees (Acrobatics talent: "attempts to flee")
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,7 @@ class Rules:
             for k, s in data["switch"].items()
         }
         matchups = tuple(Matchup(**m) for m in data.get("matchup", ()))
-        talents = {k: TalentBonus(k, v["pair"], v["tag"], v["why"], v.get("switch", ""))
+        talents = {k: TalentBonus(k, v["pair"], v["tag"], v["why"], v.get("switch", ""), bool(v.get("fleeing_only")))
                    for k, v in data["talent_bonus"].items()}
         lower: dict[str, str] = {}
         for pairs in groups.values():

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from battlemat.core import geometry, movement, uses
 from battlemat.core.events import Moved
 from battlemat.core.intents import Intent
+from battlemat.core.rating import Rating
 from battlemat.core.resolver.enter import enter, fleeing, on_the_edge
 from battlemat.core.resolver.ratings import rating
 from battlemat.core.resolver.record import house, refuse
@@ -70,7 +71,7 @@ def _pursuits(t: Turn) -> None:
             refuse(t, (cid, it.use, runner), f"{t.name(cid)} pursues {t.name(runner)}, but {t.name(runner)} "
                    f"is not fleeing: there is no {it.use} to stop (C5)", "the target is not fleeing", "C5")
             continue
-        chase = rating(t, cid, it.use, runner, run.use)
+        chase = _unfled(t, rating(t, cid, it.use, runner, run.use))
         flight = rating(t, runner, run.use, cid, it.use)
         tie_frees = t.rules.switch_bool("pursuit_tie_runner_escapes")
         stopped = chase.value > flight.value or (chase.value == flight.value and not tie_frees)
@@ -111,6 +112,16 @@ def _escapes(t: Turn) -> None:
         elif uses.moves(t.rules, it, t.enc.board is not None):
             t.emit("stopped", f"{t.name(cid)} cannot move: held by {holder} (C8)", ("C8",), who=cid,
                    at=at, rule="C8", reason=f"held by {holder} (C8)")
+
+
+def _unfled(t: Turn, r: Rating) -> Rating:
+    """S3 (text line 166): a talent bonus the rules data gives a half only while it flees
+    (`fleeing_only`: the Acrobatics talent helps "attempts to flee combat") is not a pursuer's."""
+    src = t.rules.talent_source(r.skill)
+    if src is None or not src.fleeing_only or not r.talent:
+        return r
+    notes = tuple(n for n in r.notes if "talent" not in n)
+    return r.with_(talent=0, notes=notes + (f"{src.pair} talent helps flee, not pursue (S3)",))
 
 
 def _declared_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> None:
