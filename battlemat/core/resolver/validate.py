@@ -118,20 +118,13 @@ def _check_target(enc: Encounter, state: MatchState, intent: Intent, use: str, h
     needs_target |= half.act == "attack" and not half.untargeted
     if needs_target and target is None:
         raise IllegalIntent(who, f"{use} needs a target", half.phase, "target")
-    if target is not None and not takes_target(half):
+    if target is not None and not uses.takes_target(enc.rules, use):
         raise IllegalIntent(who, f"{use} takes no target: it acts on nobody in its phase ({half.phase}); leave the "
                             "target out", half.phase, "target")
     if target is not None and half.stops_flight and enc.by_id[target].side == enc.by_id[who].side:
         raise IllegalIntent(who, f"an {use} with a target stops an enemy's {use} (C5, text line 75), not an ally's",
                             "C5", "target")
 
-
-def takes_target(half: Half) -> bool:
-    """Whether a half acts on a character it names: an attack (P3, P4), an observation or a hider's foe
-    (P1, O1-O4), a Block or Dodge's chosen attacker (C5), an item used on someone, a charge's or a
-    provocation's foe (M7, M8), an Exit stopping a runner (C5). A half that only moves or does something
-    with no one in it (`act = "none"` in the rules data: Acrobatics, Escape, the crafts...) takes none."""
-    return half.act != "none" or half.charges or half.holds_ground or half.stops_flight or half.may_target
 
 
 def _check_secondary(enc: Encounter, state: MatchState, intent: Intent, half: Half) -> None:
