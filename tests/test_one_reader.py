@@ -15,6 +15,7 @@ from conftest import act, char, play_data
 
 from battlemat.cli import main
 from battlemat.core.errors import IllegalIntent
+from battlemat.core.intents import Intent
 from battlemat.io.encounter import load_encounter
 from battlemat.io.errors import LoadError
 
@@ -104,9 +105,11 @@ def test_M1_a_target_on_a_half_that_takes_none_is_refused() -> None:
     """Acrobatics only moves (act none in the rules data): a target on it does nothing, so it is refused
     with the half's phase rule and the fix; a half that acts on someone keeps its target."""
     chars = [char("a", "x", skills={"Acrobatics/Climb": 3}), char("b", "y", skills={"Melee/Press": 3})]
+    m, _ = play_data(chars, [])
     with pytest.raises(IllegalIntent) as err:
-        play_data(chars, [[act("a", "Acrobatics", "b")]])
+        m.play([Intent("a", "Acrobatics", "b")])
     assert err.value.rule == "P2" and "takes no target" in err.value.reason and err.value.field == "target"
+    m.play([Intent("b", "Melee", "a")])  # a half that acts on someone keeps its target
 
 
 def test_C5_an_exit_may_not_pursue_an_ally() -> None:
@@ -140,3 +143,14 @@ def test_the_whole_case_suite_runs_from_the_command_line(capsys: pytest.CaptureF
     files = sorted(str(p) for p in (ROOT / "cases").glob("*.toml"))
     assert main(["case", "--run", *files]) == 0
     assert "every outcome as expected" in capsys.readouterr().out
+
+
+def test_M1_check_refuses_a_target_on_a_half_that_takes_none(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The reader says so before any turn is played: `check` lists it with the place and the fix."""
+    path = tmp_path / "acro.toml"
+    path.write_text(INLINE.replace('use = "Melee"\ntarget = "lizard"', 'use = "Acrobatics"\ntarget = "lizard"'),
+                    encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    out = capsys.readouterr().out
+    assert "turn[0].intent[0].target" in out and "Acrobatics takes no target" in out and "P2" in out

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from battlemat.core import uses
 from battlemat.core.character import SCRIPT_CONDITIONS, Character, Equipment, ScriptStep
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
@@ -493,6 +494,10 @@ def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> 
     if use is None:
         return None
     target, also = _intent_targets(r, t, place, by_id)
+    if target is not None and not uses.takes_target(r.rules, use):
+        half = r.rules.halves[use]
+        r.bad(f"{place}.target", f"{use} takes no target: it acts on nobody in its phase ({half.phase})",
+              "remove target, or use a half that acts on someone")
     mods = _modifiers(r, t, place)
     to = r.square(t["to"], f"{place}.to") if "to" in t else None
     path = _path(r, t, place)
