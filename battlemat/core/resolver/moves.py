@@ -64,8 +64,8 @@ def _pursuits(t: Turn) -> None:
     never leaves the conflict itself."""
     for cid in t.order():
         it = t.intents.get(cid)
-        if it is None or it.target is None or not uses.pursues(t.rules, it) or not t.active(cid):
-            continue
+        if it is None or it.target is None or not uses.pursues(t.rules, it) or not t.active(cid) or cid in t.pinned:
+            continue  # (a held pursuer's Exit gets it nowhere either: C8, said in _escapes)
         runner, run = it.target, t.intents.get(it.target)
         if run is None or not uses.flees(t.rules, run) or not t.active(runner) or runner in t.caught:
             refuse(t, (cid, it.use, runner), f"{t.name(cid)} pursues {t.name(runner)}, but {t.name(runner)} "
