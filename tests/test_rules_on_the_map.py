@@ -296,11 +296,12 @@ def test_C5_S7_fleeing_many_archers_without_a_map_takes_the_same_loss():
 
 
 def test_C5_P4_a_blow_that_reaches_the_runner_on_the_edge_lands():
-    """The runner stops on the edge next to a foe who strikes it in P4 (Melee 4 against Exit 3 at full:
-    1 loss). It is still there to be struck, and leaves at the end of the turn."""
-    chars = [char("r", "a", skills={"Exit/Escape": 3}, at=[2, 1]), char("g", "b", skills={"Melee/Press": 4},
+    """The runner stops on the edge next to a foe who strikes it in P4 (Disarm 4 against Exit 3 at full:
+    1 loss). It is still there to be struck, and leaves at the end of the turn. (Disarm is not sticky:
+    a Melee user there would hold it on the edge, M6, test_M6_C5_every_way_off_the_map_meets_sticky_zones.)"""
+    chars = [char("r", "a", skills={"Exit/Escape": 3}, at=[2, 1]), char("g", "b", skills={"Wrestle/Disarm": 4},
                                                                          at=[1, 2])]
-    m, events = play_rows(["....", "....", "...."], chars, [[act("r", "Exit", to=[0, 1]), act("g", "Melee", "r")]])
+    m, events = play_rows(["....", "....", "...."], chars, [[act("r", "Exit", to=[0, 1]), act("g", "Disarm", "r")]])
     (c,) = of(events, "contest")
     assert c.phase == "P4" and losses_of(events, "r") == 1 and m.state["r"].fled
 
@@ -315,11 +316,13 @@ def test_C5_P4_a_blow_that_cannot_reach_the_runner_says_so():
 
 
 def test_C5_C8_a_runner_grabbed_on_the_edge_does_not_leave():
-    """Wrestle 5 grabs the runner on the edge in P4 (5 against Exit 3 at full: 2 losses, and a grip).
-    Only Escape breaks a hold (C8): at the end of the turn it cannot leave, and the log says why."""
+    """Wrestle 5 steps next to the runner after it reached the edge (P2: the wrestler moves last and was
+    not next to it, M6) and grabs it in P4 (5 against Exit 3 at full: 2 losses, and a grip). Only
+    Escape breaks a hold (C8): at the end of the turn it cannot leave, and the log says why."""
     chars = [char("r", "a", skills={"Exit/Escape": 3}, at=[2, 1]), char("w", "b", skills={"Wrestle/Disarm": 5},
-                                                                         at=[1, 2])]
-    m, events = play_rows(["....", "....", "...."], chars, [[act("r", "Exit", to=[0, 1]), act("w", "Wrestle", "r")]])
+                                                                         at=[2, 3])]
+    m, events = play_rows(["....", "....", "....", "...."], chars,
+                          [[act("r", "Exit", to=[0, 1]), act("w", "Wrestle", "r", to=[1, 2])]])
     assert of(events, "grabbed") and not of(events, "fled")
     (stop,) = [e for e in of(events, "stopped") if e.phase == "end"]
     assert "C8" in stop.rules and "only Escape" in stop.text

@@ -1,7 +1,12 @@
-"""`battlemat case SAVE --turn N [-o FILE]`: a rule case recorded from a saved game's turn.
+"""`battlemat case SAVE --turn N [-o FILE]`: a rule case recorded from a saved game's turn;
+`battlemat case --run FILE...`: rule cases played from the command line.
 
-The state before turn N as the start, the intents of turn N, and as the expected outcome what the
-engine made of them, marked as recorded, to be checked by hand (battlemat.teach.rule_cases).
+Recording: the state before turn N as the start, the intents of turn N, and as the expected outcome
+what the engine made of them, marked as recorded, to be checked by hand (battlemat.teach.rule_cases).
+Running (STYLE 15, suites as data): each case is played and compared with what it expects, as
+tests/test_cases.py does; `ok: FILE` for each that passes (and for a case marked `xfail` that still
+fails, with its reason), the differences and that turn's events for each that does not. Exit code 0
+when every case passes, 1 when an outcome is wrong, 2 when a file cannot be read as a case.
 """
 
 from __future__ import annotations
@@ -10,16 +15,32 @@ import argparse
 import sys
 from pathlib import Path
 
-from battlemat.teach.rule_cases import record_case
+from battlemat.teach.rule_cases import record_case, run_files
+
+EXIT_USAGE = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("save", help="a saved game (.json)")
-    parser.add_argument("--turn", type=int, required=True, help="the turn to record (1 = the first)")
+    parser.add_argument("save", nargs="?", default=None, help="a saved game (.json) to record a case from")
+    parser.add_argument("--turn", type=int, default=None, help="the turn to record (1 = the first)")
     parser.add_argument("-o", "--output", default=None, help="write the case here (default: print it)")
+    parser.add_argument("--run", nargs="+", metavar="FILE", default=None,
+                        help="play these rule cases (cases/*.toml) and report each wrong outcome; exit 1 if any")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.run is not None:
+        if args.save is not None or args.turn is not None:
+            print("battlemat case: --run plays case files; record from a save without it (SAVE --turn N)",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        lines, code = run_files([Path(f) for f in args.run])
+        print("\n".join(lines))
+        return code
+    if args.save is None or args.turn is None:
+        print("battlemat case: give a save and --turn N to record a case, or --run FILE... to play cases",
+              file=sys.stderr)
+        return EXIT_USAGE
     out = Path(args.output) if args.output else None
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)  # the map's path is written relative to it

@@ -23,7 +23,7 @@ from pathlib import Path
 from battlemat.core.board import Board
 from battlemat.io.encounter import load_encounter, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
-from battlemat.io.lessons import is_lesson_file, read_lesson_encounter
+from battlemat.io.lessons import is_lesson_file
 from battlemat.io.maps import placement_problems, token_problems
 from battlemat.io.tiled import OWN_TERRAIN, Understood, lint_map, mapping_path, survey_map
 from battlemat.io.userfile import why_unreadable
@@ -161,8 +161,8 @@ def check_lesson(path: Path) -> list[Problem]:
 
 
 def check_encounter(path: Path) -> list[Problem]:
-    if _inline_map(path):  # a lesson's encounter draws its small board inline, as a rule case does
-        read_lesson_encounter(path)
+    if _inline_map(path):  # the board drawn inline: read as every command reads it (the one reader)
+        load_encounter(path)
         return []
     try:
         enc = load_encounter(path, with_map=False)

@@ -47,12 +47,20 @@ SCRIPT_CONDITIONS = ("", "target_major", "target_defeated", "own_major")
 
 @dataclass(frozen=True)
 class Equipment:
-    """A notable item boosting one skill pair while in use (rule S5)."""
+    """A notable item boosting a skill while in use (rule S5). An item keeps the half it is named for
+    (a bow for Shoot helps Shoot, not Throw; a shield for Block helps Block, not Dodge: text lines 34,
+    70-71, 158, "lost when the item is not in use"); an item named for the pair helps both halves."""
 
     name: str
     skill: str  # pair
     bonus: int
     quality: str = ""  # "excellent" or "enchanted" when the bonus came from that house switch (S5)
+    half: str = ""  # the half it is named for; "" = named for the whole pair
+
+    @property
+    def named_for(self) -> str:
+        """The half or the pair the item helps, for the breakdown (S5)."""
+        return self.half or self.skill
 
 
 _NO_ITEM = (0, "")
@@ -79,17 +87,24 @@ class Character:
     at: XY | None = None
     ai: str = ""
     script: tuple[ScriptStep, ...] = ()
+    # losses already taken when the encounter starts (L1: minor 0..2, then major), e.g. a fight picked up
+    # in its middle: the start state has them, and they count as suffered in this combat (O5, L4)
+    start_minor: int = 0
+    start_major: int = 0
     # how its tactics fight (STYLES): {"focus": "focus" | "spread", "risk": "cautious" | "reckless"}
     style: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    # pair -> (bonus, name) of its best item (S5): ratings are worked out many times a turn
-    _best_items: Mapping[str, tuple[int, str]] = field(init=False, repr=False, compare=False)
+    # (pair, half) -> (bonus, words) of its best item for that half, "" for the pair's own items (S5):
+    # ratings are worked out many times a turn
+    _best_items: Mapping[tuple[str, str], tuple[int, str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        best: dict[str, Equipment] = {}
+        best: dict[tuple[str, str], Equipment] = {}
         for e in self.equipment:  # the first of equal bonuses, as max() picks
-            if e.skill not in best or e.bonus > best[e.skill].bonus:
-                best[e.skill] = e
-        object.__setattr__(self, "_best_items", MappingProxyType({k: (e.bonus, e.name) for k, e in best.items()}))
+            key = (e.skill, e.half)
+            if key not in best or e.bonus > best[key].bonus:
+                best[key] = e
+        object.__setattr__(self, "_best_items", MappingProxyType(
+            {k: (e.bonus, f"{e.name}, for {e.half}" if e.half else e.name) for k, e in best.items()}))
 
     def base(self, pair: str) -> int:
         """S2: the base rating of `pair`. A rule that names no rating means the effective one (text line
@@ -99,9 +114,21 @@ class Character:
     def talent(self, pair: str) -> int:
         return self.talents.get(pair, 0)
 
-    def equipment_bonus(self, pair: str) -> tuple[int, str]:
-        """The best item in use for `pair` and its name (one item at a time: S5 [house])."""
-        return self._best_items.get(pair, _NO_ITEM)
+    def equipment_bonus(self, pair: str, half: str = "") -> tuple[int, str]:
+        """The best item in use for the half `half` of `pair` and what it is ("bow, for Shoot" when it is
+        named for a half; its name alone when it is named for the pair): an item
+        named for that half or for the whole pair, never one named for the other half (S5: an item not
+        in use gives nothing). `half` "": the pair as a whole (an elusion's requirement, the sheet),
+        helped by items named for the pair only. One item at a time: S5 [house]."""
+        whole = self._best_items.get((pair, ""), _NO_ITEM)
+        if not half:
+            return whole
+        own = self._best_items.get((pair, half), _NO_ITEM)
+        return own if own[0] > whole[0] else whole
+
+    def items_of(self, pair: str) -> tuple[Equipment, ...]:
+        """Every item for `pair` or one of its halves (the sheet shows each with what it helps)."""
+        return tuple(e for e in self.equipment if e.skill == pair)
 
     def experience(self) -> int:
         """Rule S4: the sum of all skill and talent ratings, minus the 40 points of a new PC. Base

@@ -66,7 +66,11 @@ def elude(char: Character, hazard: Hazard, rules: Rules, major_losses: int = 0, 
             pair = rules.pair_of(name)
         except RulesError:  # a name the io layer let through: the character has no such rating
             pair = name
-        have = standing(rules, char, pair, major_losses)
+        # S5 (text line 158): an item helps only in use: one named for the half used this turn counts
+        # if that half is of this pair; otherwise only an item named for the whole pair
+        in_use = rules.halves.get(using) if using is not None else None
+        named = in_use.name if in_use is not None and in_use.pair == pair else pair
+        have = standing(rules, char, named, major_losses)
         label = f"{name} {have}"
         if have > 0 and _passive(rules, name, using):
             label = f"{name} {have // 2} (halved from {have}: not actively searching, O2)"

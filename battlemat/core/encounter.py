@@ -44,7 +44,8 @@ class Encounter:
         return self.by_id[cid]
 
     def initial_state(self) -> MatchState:
-        return MatchState(1, MappingProxyType({c.id: CharacterState(at=c.at) for c in self.characters}))
+        return MatchState(1, MappingProxyType({c.id: CharacterState(at=c.at, minor=c.start_minor, major=c.start_major)
+                                               for c in self.characters}))
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def skill_parts(enc: Encounter, cid: CharId, use: str) -> SkillParts:
     no rule reads it alone."""
     char, rules = enc.by_id[cid], enc.rules
     pair = rules.halves[use].pair
-    equip, item = char.equipment_bonus(pair)
+    equip, item = char.equipment_bonus(pair, use)  # S5: an item keeps the half it is named for
     talent, why = talent_part(rules, char, use)
     notes = [why] if why else []
     if item:

@@ -203,6 +203,7 @@ def standing(rules: Rules, char: Character, use: str, major: int = 0) -> int:
     major-loss penalty (L5, when the `major_loss_penalty` switch takes it from skills). Situational
     modifiers, group and matchup belong to one skill use against one foe, so they stay out [house R1]
     (the range penalty is itself situational: a range read through it would go round in a circle)."""
-    pair = rules.halves[use].pair if use in rules.halves else use
+    half = rules.halves.get(use)
+    pair, named = (half.pair, use) if half is not None else (use, "")
     penalty = major if rules.switch_str("major_loss_penalty") == "skills" else 0
-    return max(0, char.base(pair) + char.equipment_bonus(pair)[0] + talent_part(rules, char, use)[0] - penalty)
+    return max(0, char.base(pair) + char.equipment_bonus(pair, named)[0] + talent_part(rules, char, use)[0] - penalty)

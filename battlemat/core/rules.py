@@ -59,6 +59,8 @@ class Half:
     searches: bool = False  # O4: needs no target; it is what finds hiders (Perception)
     studies_kind: bool = False  # O1: a success also teaches every foe of the target's kind (Identify, Lore)
     reads_intentions: bool = False  # O3: a success gives +2 against the target next turn (Intuition)
+    stops_flight: bool = False  # C5 (text line 75): with a target, it stops that enemy's own flight (Exit)
+    may_target: bool = False  # a half that does nothing to anyone in its phase may still name someone (racial magic)
 
     def phase_of(self, target: str | None) -> str:
         """The phase this half acts in, with or without a target (O5: Wonder's advance is a P2 move)."""
@@ -116,6 +118,7 @@ class TalentBonus:
     tag: str
     why: str
     switch: str = ""  # a house switch that must be on for the bonus to apply
+    fleeing_only: bool = False  # S3: the bonus helps only while the half flees (Acrobatics talent: "attempts to flee")
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,7 @@ class Rules:
             for k, s in data["switch"].items()
         }
         matchups = tuple(Matchup(**m) for m in data.get("matchup", ()))
-        talents = {k: TalentBonus(k, v["pair"], v["tag"], v["why"], v.get("switch", ""))
+        talents = {k: TalentBonus(k, v["pair"], v["tag"], v["why"], v.get("switch", ""), bool(v.get("fleeing_only")))
                    for k, v in data["talent_bonus"].items()}
         lower: dict[str, str] = {}
         for pairs in groups.values():

@@ -36,12 +36,18 @@ class CharacterState:
     deadly_losses: int = 0  # losses taken from deadly foes (L4)
     held_by: CharId | None = None  # grabbed by this wrestler (M13); only Escape breaks it (C8)
     hold: int = 0  # the Wrestle rating that made the grip (C8)
+    # Every loss suffered in this combat, healed or not: a lasting fact, not the losses now (O5 "already
+    # suffered a minor or major loss during that combat", text line 50; L4 "after suffering two losses",
+    # line 430). Never fewer than the losses it has now: a state made with losses already taken has suffered them.
+    suffered: int = 0
     # still in the fight: neither defeated nor fled. Kept, not worked out on each read: the rules and
     # the AI ask it about a hundred times a turn
     active: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "active", not (self.defeated or self.fled))
+        if self.suffered < self.minor + self.major:
+            object.__setattr__(self, "suffered", self.minor + self.major)
 
     @property
     def losses(self) -> int:

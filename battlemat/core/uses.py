@@ -40,6 +40,35 @@ def moves(rules: Rules, intent: Intent, on_map: bool) -> bool:
     return intent.moves or (on_map and charge_picks_square(rules, intent.use, intent.target))
 
 
+def flees(rules: Rules, intent: Intent) -> bool:
+    """C5: whether this intent flees the conflict: a fleeing half (Exit) used without a target (with
+    one it pursues instead, `pursues`)."""
+    half = rules.halves.get(intent.use)
+    return half is not None and half.act == "flee" and not pursues(rules, intent)
+
+
+def pursues(rules: Rules, intent: Intent) -> bool:
+    """C5, text line 75: whether this intent uses its half's second use, stopping its target's own
+    flight (an Exit with a target): the pursuer does not flee."""
+    half = rules.halves.get(intent.use)
+    return half is not None and half.stops_flight and intent.target is not None
+
+
+def takes_target(rules: Rules, use: str) -> bool:
+    """Whether `use` acts on a character it names: an attack (P3, P4), an observation or a hider's foe
+    (P1, O1-O4), a Block or Dodge's chosen attacker (C5), an item used on someone, a charge's or a
+    provocation's foe (M7, M8), an Exit stopping a runner (C5), racial magic (`may_target`). A half that
+    only moves or acts on no one (`act = "none"` in the rules data: Acrobatics, Escape, the crafts...)
+    takes none: a target on it is refused (validate)."""
+    half = rules.halves.get(use)
+    return half is None or half_takes_target(half)
+
+
+def half_takes_target(half: Half) -> bool:
+    """`takes_target` of a half's rules data."""
+    return half.act != "none" or half.charges or half.holds_ground or half.stops_flight or half.may_target
+
+
 def is_sticky(rules: Rules, use: str) -> bool:
     """M6: whether an adjacent opponent of a character using `use` cannot move away from it."""
     half = rules.halves.get(use)

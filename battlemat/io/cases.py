@@ -8,10 +8,11 @@ through changes that do not touch what it is about. The tables a case adds to an
 - `[case]`: `about` (one line: what the case shows, citing the rule) and optionally `xfail` (why
   today's engine disagrees: the runner expects the case to fail until that is fixed).
 - `[map]` (optional, instead of the encounter's `map`): a small board written as text rows, one
-  character a square (`LEGEND` below, extended by `legend`), with `grid = "hex"` and its stagger.
+  character a square (`io.inline_map.LEGEND`, extended by `legend`), with `grid = "hex"` and its stagger.
 - `[start]`: `turn` (the number of the first turn played, for next-turn advantages) and, by
   character id, what differs from a fresh encounter: `minor`, `major`, `defeated`, `fled`,
-  `held_by` with `hold`, `deadly_losses`, `advantages`.
+  `held_by` with `hold`, `deadly_losses`, `suffered` (every loss taken in the combat so far, healed
+  or not: O5, L4; left out, the losses it starts with), `advantages`.
 - `[sheet]`: facts of the character sheets, before any turn: by character id `ratings` (a half or
   a pair and its base rating, S1), `experience` and `new_pc` (S4), `allowance` (a half and the
   squares it lets the character move, M1-M3); `rules` lists the IDs these checks exercise.
@@ -31,9 +32,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
-
-from battlemat.core.board import Board, Hazard, parse_directions
+from battlemat.core.board import Board
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
 from battlemat.core.intents import Intent
@@ -41,39 +40,18 @@ from battlemat.core.state import Advantage, CharacterState, MatchState
 from battlemat.core.types import CharId
 from battlemat.io.encounter import parse_encounter
 from battlemat.io.errors import LoadError, Problem
-from battlemat.io.limits import MAX_CELLS
+from battlemat.io.inline_map import read_board
 from battlemat.io.maps import attach_map, place_characters, placement_problems
 from battlemat.io.rules_file import load_rules
-from battlemat.io.tiled.terrain import INT_LIMITS, PRESETS, TERRAIN_NAMES
 from battlemat.io.toml_write import relative_path, toml_key, toml_value
 
 CASE_TABLES = ("case", "map", "start", "sheet")  # the tables a case adds to the encounter format
 CHAR_FIELDS = ("at", "minor", "major", "losses", "defeated", "fled", "held_by", "advantages")
 TURN_KEYS = ("rules", "not_rules", "refused", "over", "winner", "events")
 SHEET_FIELDS = ("ratings", "experience", "new_pc", "allowance")
-START_FIELDS = ("minor", "major", "defeated", "fled", "held_by", "hold", "deadly_losses", "advantages")
+START_FIELDS = ("minor", "major", "defeated", "fled", "held_by", "hold", "deadly_losses", "suffered", "advantages")
 ADVANTAGE_KEYS = ("vs", "value", "reason", "rule", "turn")
 
-# One character a square in a `[map]`: a terrain preset (io.tiled.terrain.PRESETS) or properties.
-LEGEND: Mapping[str, Mapping[str, Any]] = MappingProxyType({
-    ".": {},
-    "#": {"class": "wall"},
-    "~": {"class": "rubble"},
-    "%": {"class": "underbrush"},
-    "O": {"class": "pit"},
-    "T": {"class": "trap"},
-    "^": {"difficult_dirs": "N"},
-    ">": {"difficult_dirs": "E"},
-    "v": {"difficult_dirs": "S"},
-    "<": {"difficult_dirs": "W"},
-    "+": {"cover": 1},
-    "*": {"cover": 2},
-    "=": {"opaque": True},
-    **{str(n): {"level": n} for n in range(1, 10)},
-})
-_ARRAYS = ("blocked", "difficult", "opaque", "pit", "difficult_dirs", "level", "cover")  # Board's terrain arrays
-_BOOLS = ("blocked", "difficult", "opaque", "pit", "mechanical")
-_HEX_TILES = {"x": (64, 56), "y": (56, 64)}  # flat-topped columns, pointy-topped rows (Board.direction)
 
 
 @dataclass(frozen=True)
@@ -225,19 +203,6 @@ class _CaseReader:
         return value
 
 
-def small_encounter(data: Mapping[str, Any], file: str, base_dir: Path) -> Encounter:
-    """An encounter that may draw its board inline (`[map]` rows, as a case does) instead of naming a
-    Tiled map: a lesson's encounter. Raises LoadError listing every problem."""
-    r = _CaseReader(file)
-    for key in data:
-        if key in CASE_TABLES and key != "map":
-            r.bad(key, f"a [{key}] table belongs in a rule case, not an encounter", f"remove [{key}]")
-    enc = _encounter(r, data, file, base_dir, "")
-    if enc is None or r.problems:
-        raise LoadError(r.problems)
-    return enc
-
-
 def _encounter(r: _CaseReader, data: Mapping[str, Any], file: str, base_dir: Path, name: str) -> Encounter | None:
     """The case's encounter, read by the encounter reader (its own tables and each turn's intents),
     on the inline `[map]` or on the encounter's own map."""
@@ -257,7 +222,7 @@ def _encounter(r: _CaseReader, data: Mapping[str, Any], file: str, base_dir: Pat
         if enc.map is not None:
             r.bad("map", "a case has either a [map] table or a map file in [encounter], not both", "keep one")
             return None
-        board = _board(r, r.table(data["map"], "map"))
+        board = read_board(r, r.table(data["map"], "map"))
         return None if board is None else _placed(r, enc, board, file)
     if enc.map is not None:
         try:
@@ -276,109 +241,6 @@ def _placed(r: _CaseReader, enc: Encounter, board: Board, file: str) -> Encounte
     return place_characters(enc, board)
 
 
-# -- the inline map --------------------------------------------------------------------------------
-def _board(r: _CaseReader, m: Mapping[str, Any]) -> Board | None:
-    """A board from text rows: each character is a square of the legend (LEGEND and `legend`)."""
-    r.unknown(m, ("rows", "legend", "grid", "stagger_axis", "stagger_index"), "map")
-    rows = m.get("rows")
-    if not isinstance(rows, list) or not rows or not all(isinstance(s, str) and s for s in rows):
-        r.bad("map.rows", "rows are a list of text lines, one character a square", 'write rows = ["....", ".#.."]')
-        return None
-    width, height = len(rows[0]), len(rows)
-    if any(len(s) != width for s in rows) or width * height > MAX_CELLS:
-        r.bad("map.rows", "every row has the same length, and the map stays small", "pad the rows to one width")
-        return None
-    legend = {k: dict(v) for k, v in LEGEND.items()}
-    for key, spec in r.table(m.get("legend"), "map.legend").items():
-        if not isinstance(key, str) or len(key) != 1:
-            r.bad(f"map.legend.{key}", "a legend key is one character", 'write "H" = { level = 1 }')
-            continue
-        legend[key] = dict(r.table(spec, f"map.legend.{key}"))
-    specs: dict[str, dict[str, Any]] = {}
-    for ch in sorted({ch for row in rows for ch in row}):
-        if ch not in legend:
-            r.bad("map.rows", f"{ch!r} is not in the legend", f"add it: [map.legend] \"{ch}\" = {{ ... }}")
-        elif (spec := _terrain(r, legend[ch], f"map.legend.{ch!r}")) is not None:
-            specs[ch] = spec
-    if any(ch not in specs for row in rows for ch in row):
-        return None
-    return _arrays(r, m, rows, specs)
-
-
-def _terrain(r: _CaseReader, spec: Mapping[str, Any], place: str) -> dict[str, Any] | None:
-    """One legend entry as terrain values: its class's preset, then its own properties."""
-    values: dict[str, Any] = {}
-    cls = spec.get("class")
-    if cls is not None:
-        if cls not in PRESETS:
-            r.bad(f"{place}.class", f"unknown terrain class {cls!r}", f"use one of: {', '.join(PRESETS)}")
-            return None
-        values.update(PRESETS[cls])
-        values["feature"] = cls
-    for key, value in spec.items():
-        if key == "class":
-            continue
-        if key not in TERRAIN_NAMES:
-            r.bad(f"{place}.{key}", f"unknown terrain property {key!r}", f"use class or: {', '.join(TERRAIN_NAMES)}")
-            return None
-        values[key] = value
-    for key, value in values.items():
-        low, high = INT_LIMITS.get(key, (0, 0))
-        if key in _BOOLS and not isinstance(value, bool):
-            r.bad(f"{place}.{key}", f"{key} is true or false, found {value!r}", f"write {key} = true")
-            return None
-        if key in INT_LIMITS and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
-            r.bad(f"{place}.{key}", f"{key} is a whole number {low}..{high}, found {value!r}", f"write {key} = {low}")
-            return None
-    try:
-        if "difficult_dirs" in values:
-            values["difficult_dirs"] = parse_directions(str(values["difficult_dirs"]))
-        if "hazard" in values:
-            hz = Hazard.parse(str(values["hazard"]), values.get("harm", 1), bool(values.pop("mechanical", False)))
-            values["hazard"] = Hazard(hz.text, tuple((r.rules.canonical(s), n) for s, n in hz.requirements), hz.harm,
-                                      hz.mechanical, str(cls or ""))
-    except (ValueError, RulesError) as exc:
-        r.bad(place, str(exc), 'e.g. difficult_dirs = "N", hazard = "Block/Dodge 4 or Perception 3", harm = 2')
-        return None
-    return values
-
-
-def _arrays(r: _CaseReader, m: Mapping[str, Any], rows: list[str], specs: Mapping[str, dict[str, Any]]) -> Board | None:
-    h, w = len(rows), len(rows[0])
-    arrays: dict[str, Any] = {  # Board's terrain fields, by name
-        "blocked": np.zeros((h, w), bool), "difficult": np.zeros((h, w), bool), "opaque": np.zeros((h, w), bool),
-        "pit": np.zeros((h, w), bool), "difficult_dirs": np.zeros((h, w), np.uint8),
-        "level": np.zeros((h, w), np.int16), "cover": np.zeros((h, w), np.uint8),
-        "hazard": np.full((h, w), -1, np.int16), "feature": np.full((h, w), -1, np.int16),
-    }
-    hazards: list[Hazard] = []
-    features: list[str] = []
-    for y, row in enumerate(rows):
-        for x, ch in enumerate(row):
-            for key, value in specs[ch].items():
-                if key in _ARRAYS:
-                    arrays[key][y, x] = value
-                elif key == "hazard":
-                    if value not in hazards:
-                        hazards.append(value)
-                    arrays["hazard"][y, x] = hazards.index(value)
-                elif key == "feature":
-                    if value not in features:
-                        features.append(value)
-                    arrays["feature"][y, x] = features.index(value)
-    grid = m.get("grid", "square")
-    axis, index = m.get("stagger_axis", "x"), m.get("stagger_index", "odd")
-    try:
-        if grid == "hex":
-            tw, th = _HEX_TILES.get(axis, (64, 56))
-            return Board(w, h, "hex", stagger_axis=axis, stagger_index=index, tile_width=tw, tile_height=th,
-                         hex_side_length=32, hazards=tuple(hazards), features=tuple(features), source=r.file, **arrays)
-        return Board(w, h, grid, hazards=tuple(hazards), features=tuple(features), source=r.file, **arrays)
-    except (ValueError, TypeError) as exc:
-        r.bad("map", str(exc), 'grid is "square" or "hex"; a hex map names stagger_axis ("x"/"y") and stagger_index')
-        return None
-
-
 # -- the start state -------------------------------------------------------------------------------
 def _start(r: _CaseReader, raw: Any, enc: Encounter) -> MatchState:
     """The state before the first turn: a fresh encounter's, changed where `[start]` says."""
@@ -395,7 +257,7 @@ def _start(r: _CaseReader, raw: Any, enc: Encounter) -> MatchState:
         t = r.table(fields, place)
         r.unknown(t, START_FIELDS, place)
         changes: dict[str, Any] = {}
-        for key in ("minor", "major", "hold", "deadly_losses"):
+        for key in ("minor", "major", "hold", "deadly_losses", "suffered"):
             if key in t and (n := r.number(t[key], f"{place}.{key}")) is not None:
                 changes[key] = n
         if changes.get("minor", 0) > 2:
@@ -523,7 +385,7 @@ def encounter_tables(enc: Encounter, state: MatchState, out_dir: Path) -> list[s
         if c.talents:
             d["talents"] = dict(c.talents)
         if c.equipment:
-            d["equipment"] = [{"name": e.name, "skill": e.skill, "bonus": e.bonus} for e in c.equipment]
+            d["equipment"] = [{"name": e.name, "skill": e.named_for, "bonus": e.bonus} for e in c.equipment]
         for key in ("kind", "fragile", "deadly"):
             if getattr(c, key):
                 d[key] = getattr(c, key)
@@ -543,8 +405,8 @@ def start_tables(enc: Encounter, state: MatchState) -> list[str]:
     for cid in enc.ids:
         s = state[cid]
         d: dict[str, Any] = {}
-        for key in ("minor", "major", "defeated", "fled", "held_by", "hold", "deadly_losses"):
-            if getattr(s, key) != getattr(fresh, key):
+        for key in ("minor", "major", "defeated", "fled", "held_by", "hold", "deadly_losses", "suffered"):
+            if getattr(s, key) != getattr(fresh, key) and (key != "suffered" or s.suffered != s.losses):
                 d[key] = getattr(s, key)
         if s.advantages:
             d["advantages"] = [advantage_table(a) for a in s.advantages]

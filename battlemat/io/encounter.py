@@ -8,11 +8,11 @@ together. Nothing is written.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from battlemat.core.character import SCRIPT_CONDITIONS, STYLES, Character, Equipment, ScriptStep
+from battlemat.core import uses
+from battlemat.core.character import SCRIPT_CONDITIONS, Character, Equipment, ScriptStep
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
 from battlemat.core.intents import Intent
@@ -31,12 +31,14 @@ from battlemat.io.limits import (
 )
 from battlemat.io.names import dice_problem, did_you_mean, shown, unknown_name
 from battlemat.io.rules_file import load_rules
+from battlemat.io.styles import side_styles as _side_styles
+from battlemat.io.styles import style_of
 from battlemat.io.userfile import read_user_data, why_unreadable
 
 _ENCOUNTER_KEYS = {"title", "seed", "dice", "map"}
 _CHAR_KEYS = {
     "id", "name", "side", "skills", "talents", "equipment", "kind", "fragile", "deadly", "observe_tn", "at", "ai",
-    "script", "style",
+    "script", "style", "minor", "major",
 }
 _INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item", "throw"}
 AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default",
@@ -143,12 +145,17 @@ class _Reader:
 
 
 def load_encounter(path: str | Path, rules: Rules | None = None, with_map: bool = True) -> Encounter:
-    """Read and check an encounter file, and its map unless `with_map` is False.
-    Raises LoadError listing every problem found."""
+    """Read and check an encounter file, and its map unless `with_map` is False: the one reader of
+    encounters (every command reads them here). The map is a Tiled file named in [encounter] or a board
+    drawn inline in a [map] table (`io.inline_map`). Raises LoadError listing every problem found."""
     path = Path(path)
     file = str(path)
     data = read_encounter_data(path)
     enc = parse_encounter(data, file, base_dir=path.parent, rules=rules)
+    if isinstance(data.get("map"), Mapping):  # a board drawn inline (as rule cases and lessons draw theirs)
+        from battlemat.io.inline_map import attach_inline  # noqa: PLC0415 - start-up time: the map reader only for a map
+
+        return attach_inline(enc, data["map"], file)
     if enc.map is not None and with_map:
         from battlemat.io.maps import attach_map  # noqa: PLC0415 - start-up time: the map reader (0.2 s) only for a map
 
@@ -171,11 +178,17 @@ def parse_encounter(
     rules = rules or load_rules()
     r = _Reader(file, rules)
     for key in data:
-        if key not in ("encounter", "rules", "character", "turn", "side", "terrain"):
+        if key not in ("encounter", "rules", "character", "turn", "side", "terrain", "map"):
             r.bad(key, f"unknown table {key!r}",
-                  "use [encounter], [rules], [side.NAME], [[character]], [[turn]] and [terrain.*] (a map's terrain)")
+                  "use [encounter], [rules], [map], [side.NAME], [[character]], [[turn]] and [terrain.*] "
+                  "(a map's terrain)")
+    if "map" in data and not isinstance(data["map"], Mapping):
+        r.bad("map", "[map] is a table with rows of squares", 'write [map] with rows = ["....", ".#.."]')
     title, seed, dice, map_ref = _head(r, data, file, base_dir)
-    if map_ref is None:
+    inline = isinstance(data.get("map"), Mapping)
+    if map_ref is not None and inline:
+        r.bad("map", "the encounter has both a [map] table and a map file in [encounter]", "keep one")
+    if map_ref is None and not inline:
         r.max_square = MAX_ARENA_SQUARE
     rules = _rules(r, data, rules)
 
@@ -352,6 +365,7 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
         r.bad(f"{place}.ai", *unknown_name("tactics", ai, AI_NAMES))
     script = _script(r, t, place)
     style = style_of(r, t.get("style"), f"{place}.style") if "style" in t else {}
+    minor, major = _start_losses(r, t, place, talents)
     return Character(
         id=cid,
         name=r.typed(t, "name", str, place, cid),
@@ -367,36 +381,23 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
         ai=ai,
         script=tuple(script),
         style=style,
+        start_minor=minor,
+        start_major=major,
     )
 
 
-def style_of(r: _Reader, raw: Any, place: str) -> dict[str, str]:
-    """A style table, e.g. { focus = "spread", risk = "cautious" } (core.character.STYLES)."""
-    t = r.table(raw, place)
-    out: dict[str, str] = {}
-    for key, value in t.items():
-        if key not in STYLES:
-            r.bad(f"{place}.{key}", f"unknown style knob {key!r}", f"use one of: {', '.join(STYLES)}")
-        elif value not in STYLES[key]:
-            r.bad(f"{place}.{key}", f"unknown {key} style {value!r}", f"use one of: {', '.join(STYLES[key])}")
-        else:
-            out[key] = value
-    return out
-
-
-def _side_styles(r: _Reader, data: Mapping[str, Any], chars: list[Character]) -> list[Character]:
-    """[side.NAME] style = {...}: the side's style knobs, for its characters that set none of their own."""
-    sides = r.table(data.get("side", {}), "side")
-    known = {c.side for c in chars}
-    for name, raw in sides.items():
-        t = r.table(raw, f"side.{name}")
-        r.unknown(t, {"style"}, f"side.{name}")
-        if name not in known:
-            r.bad(f"side.{name}", f"no character is on side {name!r}", f"use one of: {', '.join(sorted(known))}")
-            continue
-        style = style_of(r, t.get("style", {}), f"side.{name}.style")
-        chars = [replace(c, style={**style, **c.style}) if c.side == name else c for c in chars]
-    return chars
+def _start_losses(r: _Reader, t: Mapping[str, Any], place: str, talents: Mapping[str, int]) -> tuple[int, int]:
+    """Losses already taken as the encounter starts (L1: at most 2 minor; fewer major than defeat, L3)."""
+    minor, major = r.typed(t, "minor", int, place, 0), r.typed(t, "major", int, place, 0)
+    if not 0 <= minor <= 2:
+        r.bad(f"{place}.minor", f"minor losses run 0..2 (L1), found {minor}", "use 0, 1 or 2")
+        minor = 0
+    limit = 2 + talents.get(r.rules.talent_pair("toughness"), 0)  # L3
+    if not 0 <= major < limit:
+        r.bad(f"{place}.major", f"{major} major losses: it would start defeated or below zero (L3: defeat at {limit})",
+              f"use 0..{limit - 1}")
+        major = 0
+    return minor, major
 
 
 def _character_id(r: _Reader, t: Mapping[str, Any], place: str, seen: set[str]) -> str | None:
@@ -426,7 +427,8 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
     """Equipment with a bonus of 1 or 2, given as a number or as a quality (S5)."""
     equipment: list[Equipment] = []
     for where, e in r.entries(t.get("equipment", []), f"{place}.equipment", {"name", "skill", "bonus", "quality"}):
-        eq_pair = r.pair(e.get("skill"), f"{where}.skill")
+        eq_pair = r.pair(e.get("skill"), f"{where}.skill")  # S5: named for a half or for the whole pair
+        named = r.rules.canonical(e["skill"]) if eq_pair else ""
         bonus = e.get("bonus")
         quality = e.get("quality")
         if bonus is None and quality is not None:
@@ -440,7 +442,8 @@ def _equipment(r: _Reader, t: Mapping[str, Any], place: str) -> list[Equipment]:
             continue
         if eq_pair:
             equipment.append(Equipment(r.typed(e, "name", str, where, "item"), eq_pair, int(bonus),
-                                       str(quality) if e.get("bonus") is None and quality is not None else ""))
+                                       str(quality) if e.get("bonus") is None and quality is not None else "",
+                                       named if named != eq_pair else ""))
     return equipment
 
 
@@ -494,6 +497,10 @@ def _intent(r: _Reader, ri: Any, place: str, by_id: Mapping[str, Character]) -> 
     if use is None:
         return None
     target, also = _intent_targets(r, t, place, by_id)
+    if target is not None and not uses.takes_target(r.rules, use):
+        half = r.rules.halves[use]
+        r.bad(f"{place}.target", f"{use} takes no target: it acts on nobody in its phase ({half.phase})",
+              "remove target, or use a half that acts on someone")
     mods = _modifiers(r, t, place)
     to = r.square(t["to"], f"{place}.to") if "to" in t else None
     path = _path(r, t, place)

@@ -39,8 +39,8 @@ from battlemat.core.errors import RulesError
 from battlemat.core.events import TYPES
 from battlemat.core.intents import Intent
 from battlemat.core.types import XY, CharId
-from battlemat.io.cases import _CaseReader, small_encounter
-from battlemat.io.encounter import load_encounter, parse_intents, read_encounter_data
+from battlemat.io.cases import _CaseReader
+from battlemat.io.encounter import load_encounter, parse_intents
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_ENCOUNTER_BYTES, MAX_SEED, MAX_TURNS
 from battlemat.io.names import dice_problem, did_you_mean, shown
@@ -119,11 +119,7 @@ def read_lesson_encounter(path: str | Path) -> Encounter:
     """A lesson's encounter: the encounter format, with an inline `[map]` (as a rule case draws one)
     or a Tiled map. The window opens any encounter this way, so a lesson's encounter also plays on
     its own (`battlemat play lessons/NAME.toml`). Raises LoadError."""
-    path = Path(path)
-    data = read_encounter_data(path)
-    if "map" not in data:
-        return load_encounter(path)
-    return small_encounter(data, str(path), path.parent)
+    return load_encounter(path)  # the one reader of encounters, inline [map] and all
 
 
 class _Reader(_CaseReader):

@@ -30,7 +30,16 @@ from battlemat.core.errors import IllegalIntent
 from battlemat.core.events import Event
 from battlemat.core.match import Match
 from battlemat.core.state import CharacterState, MatchState
-from battlemat.io.cases import Case, Expect, advantage_table, encounter_tables, intent_tables, parse_case, start_tables
+from battlemat.io.cases import (
+    Case,
+    Expect,
+    advantage_table,
+    encounter_tables,
+    intent_tables,
+    load_case,
+    parse_case,
+    start_tables,
+)
 from battlemat.io.encounter import load_encounter
 from battlemat.io.errors import LoadError
 from battlemat.io.rules_file import load_rules
@@ -147,6 +156,39 @@ def run_case(case: Case) -> CaseRun:
         states.append(match.state)
         found += compare_turn(n, turn.expect, match, events, refused)
     return CaseRun(case, tuple(played), tuple(states), tuple(found))
+
+
+WRONG_OUTCOME, BAD_FILE = 1, 2  # `battlemat case --run`'s exit codes
+
+
+def run_files(paths: Sequence[Path]) -> tuple[list[str], int]:
+    """Every case file played (`run_case`): the lines to print and the exit code (0 all pass, 1 a wrong
+    outcome, 2 a file that is no case). A case marked `xfail` passes while it still fails, and is a
+    wrong outcome once it passes (remove its mark)."""
+    lines: list[str] = []
+    code = 0
+    for path in paths:
+        try:
+            run = run_case(load_case(path))
+        except LoadError as exc:
+            lines += [str(p) for p in exc.problems]
+            code = max(code, BAD_FILE)
+            continue
+        xfail = run.case.xfail
+        if run.ok and not xfail:
+            lines.append(f"ok: {path}")
+        elif not run.ok and xfail:
+            lines.append(f"ok: {path} (fails as marked: {xfail})")
+        elif xfail:
+            lines.append(f"{path}: passes, but is marked xfail ({xfail}): remove the mark")
+            code = max(code, WRONG_OUTCOME)
+        else:
+            lines.append(run.report())
+            code = max(code, WRONG_OUTCOME)
+    wrong = sum(1 for line in lines if line.startswith(tuple(f"{p}:" for p in map(str, paths))))
+    lines.append(f"{len(paths)} case file{'s' * (len(paths) != 1)}: "
+                 + ("every outcome as expected" if not code else f"{wrong} not as expected"))
+    return lines, code
 
 
 def check_sheet(case: Case) -> list[Mismatch]:

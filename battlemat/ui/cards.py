@@ -38,9 +38,7 @@ def character_lines(enc: Encounter, c: Character, st: CharacterState, side_color
         t = c.talent(pair)
         if t:
             extra.append(f"talent {t}")
-        bonus, item = c.equipment_bonus(pair)
-        if bonus:
-            extra.append(f"{item} +{bonus}")
+        extra += [f"{e.name} +{e.bonus}" + (f" ({e.half})" if e.half else "") for e in c.items_of(pair)]
         tail = f"  ({', '.join(extra)})" if extra else ""
         lines.append(Line(f"{pair} {base} {RATING_NAMES.get(base, '')}{tail}"))
     conds = []

@@ -25,8 +25,9 @@ from battlemat.ui.move_preview import reach_for, refusal_text
 
 def takes_target(half: Half) -> bool:
     """Whether clicking another side's token sets this half's target. Every act of the rules data
-    names someone (attack, defend, flee, observe, hide, item) but "none" (Acrobatics, Escape...)."""
-    return half.act != "none"
+    names someone (attack, defend, flee, observe, hide, item) but "none" (Acrobatics, Escape...): the
+    rules' own answer (`uses.takes_target`, which refuses a target on the others)."""
+    return uses.half_takes_target(half)
 
 
 class Declaring:
@@ -63,6 +64,8 @@ class Declaring:
             return
         old = self.ctx.sel.draft
         target = old.target if old is not None else None
+        if not uses.takes_target(self.ctx.enc.rules, half):  # a half that acts on nobody keeps no target (validate)
+            target = None
         self.ctx.sel.draft = Intent(who, half, target, item="simple")
         self.commit()
 

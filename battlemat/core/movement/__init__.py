@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple, Protocol, cast
 
-from battlemat.core import uses
+from battlemat.core import geometry, uses
 from battlemat.core.board import Board
 from battlemat.core.character import Character
 from battlemat.core.encounter import Encounter
@@ -42,7 +42,7 @@ from battlemat.core.movement.results import (
     occupied,
     sticky_refusal,
 )
-from battlemat.core.movement.step import ENDS, StepRules
+from battlemat.core.movement.step import ENDS, OFF_MAP, StepRules
 from battlemat.core.movement.walks import FAR, level_changes_near, walk_field
 from battlemat.core.rating import standing
 from battlemat.core.rules import Rules
@@ -52,7 +52,7 @@ from battlemat.core.types import XY, CharId
 __all__ = [
     "BLOCKED", "FAR", "MEMO_SIZE", "PIT", "Context", "Grid", "Mover", "Occupant", "Plan", "Reach", "ReachMemo",
     "Refusal", "Route", "Step", "StickyFoe", "allowance", "build_graph", "context", "follow", "forget", "grid",
-    "level_changes_near", "mover_for", "plan_route", "prepare", "reach", "sticky_refusal", "walk_field",
+    "level_changes_near", "mover_for", "plan_route", "prepare", "reach", "step_off", "sticky_refusal", "walk_field",
 ]
 
 
@@ -148,6 +148,14 @@ def reach(board: Board, rules: Rules, mover: Mover, ctx: Context | None = None) 
     return result
 
 
+def step_off(board: Board, rules: Rules, mover: Mover, ctx: Context) -> Refusal | None:
+    """C5: what holds `mover` when it steps off the map from its square (a runner on the edge leaving the
+    conflict): the one definition of leaving a square (`StepRules.leave`), as for any step, so a sticky
+    foe next to it holds it (M6) unless its half may leave one anyway. None: it may go."""
+    gr = grid(board, rules.switch_str("diagonals"))
+    return StepRules(gr, rules, mover, ctx).leave(gr.node(mover.at), OFF_MAP)
+
+
 def follow(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Sequence[XY]) -> Route:
     """Walk a planned list of squares step by step under the rules and this turn's facts; stop at
     the first step that breaks a rule and say why (M4, M5, M6, M8, M10, M12). A plan never ends on
@@ -223,7 +231,10 @@ def plan_route(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Pla
     when declaring, or the explicit path) is followed and cut short where a rule stops it."""
     if uses.charges(rules, mover.use) and mover.target is not None:  # M7
         rc = reach(board, rules, mover, ctx)
-        return rc.route_to(next(iter(rc.costs)))
+        route = rc.route_to(next(iter(rc.costs)))
+        if route.steps or geometry.adjacent(board, mover.at, mover.target):
+            return route
+        return Route(mover.at, (), _first_refusal(board, rc, mover.at, mover.target), mover.at)
     if plan.path:
         return follow(board, rules, mover, ctx, plan.path)
     to = plan.to
@@ -236,6 +247,16 @@ def plan_route(board: Board, rules: Rules, mover: Mover, ctx: Context, plan: Pla
     if not declared.can_end(to):
         return Route(mover.at, (), now.why_not(to), mover.at)
     return follow(board, rules, mover, ctx, declared.route_to(to).squares)
+
+
+def _first_refusal(board: Board, rc: Reach, at: XY, toward: XY) -> Refusal | None:
+    """Why a charge that goes nowhere could not set out (M7: the log says why a plan stops): the
+    refusal of its neighbouring square nearest the target, as `reach` gave it (M6, M10, M4...)."""
+    near = [sq for sq in rc.refused if geometry.adjacent(board, at, sq)]
+    if not near:
+        return None
+    best = min(near, key=lambda sq: (geometry.distance(board, sq, toward, "chebyshev"), sq))
+    return rc.refused[best]
 
 
 def prepare() -> None:

@@ -92,6 +92,9 @@ def charge_line(board: Board, mover: Mover) -> tuple[float, float, float, float,
     return ax, ay, bx, by, math.hypot(bx - ax, by - ay) or 1.0
 
 
+OFF_MAP = -1  # the node a step off the map's edge goes to (C5): no square's neighbour, no zone's member
+
+
 class StepRules:
     """One mover's rules of movement this turn, over a grid."""
 
@@ -153,11 +156,12 @@ class StepRules:
         return Verdict(j, None, PRIO_TERRAIN, ends)
 
     def leave(self, u: int, j: int) -> Refusal | None:
-        """What holds the mover when it moves from u to j (a step or a jump): M6, then M8."""
+        """What holds the mover when it moves from u to j (a step or a jump; j `OFF_MAP`: a step off the
+        map's edge, C5, out of every square's reach): M6, then M8."""
         for zone, foe in self.zones:
             if u in zone and j not in zone:
                 return sticky_refusal(foe)  # M6: no move out of a sticky foe's reach
-        if self.provoke:
+        if self.provoke and j != OFF_MAP:  # (off the map is away from everyone)
             assert self.mover.target is not None
             gr, t = self.gr, self.mover.target
             board, d = gr.board, gr.diagonals

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from battlemat.core import uses
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.ratings import attack_groups, member_rating, rating
 from battlemat.core.resolver.turn import Group, ThreatKey, Turn
@@ -73,14 +74,16 @@ def opposition(t: Turn, defender: CharId, g: Group) -> tuple[Rating, str, str | 
         r = rating(t, defender, it.use, attacker, g.use, halved=True)
         return r, f"{it.use} is turned on another attacker: half (C5)", it.use
     pinned = defender in t.pinned and t.rules.switch_str("held_exit_opposes") == "half"
-    if half.defense == "full" and not pinned:
+    if half.defense == "full" and not pinned and not uses.pursues(t.rules, it):  # (a pursuer does not flee)
         return rating(t, defender, it.use, attacker, g.use), f"{it.use} at full rating while fleeing (C5)", it.use
     r = rating(t, defender, it.use, attacker, g.use, halved=True)
     if pinned:  # C8 [house]: a held character's Exit does not flee, so it opposes like any busy skill
         held = t.state[defender].held_by
         by = t.name(held) if held is not None else "a grip"
         return r, f"held by {by}, its {it.use} cannot flee: half its rating (C8, C5)", it.use
-    if half.act != "attack":
+    if uses.pursues(t.rules, it):  # C5, text line 75: its Exit is busy stopping another's
+        what = f"pursuing {t.name(it.target)}" if it.target is not None else f"busy with {it.use}"
+    elif half.act != "attack":
         what = f"busy with {it.use}"
     elif it.target in g.members:  # C3 settled its attack in another contest (a group or a sweep)
         what = f"attacking {t.name(it.target)} in another contest"

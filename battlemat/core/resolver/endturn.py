@@ -6,6 +6,7 @@ from __future__ import annotations
 from battlemat.core import geometry
 from battlemat.core.resolver.enter import fleeing
 from battlemat.core.resolver.losses import heal, leave_conflict, not_healed
+from battlemat.core.resolver.ratings import flanked
 from battlemat.core.resolver.record import still_here
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.state import Advantage
@@ -68,12 +69,23 @@ def _release(t: Turn) -> None:
 
 
 def _unseen(t: Turn) -> None:
-    """O4: a hider still hidden gains +1 against the foe it hid from next turn, +2 if an ally
-    attacked that foe this turn (distracted)."""
+    """O4: a hider still hidden gains +1 against the foe it hid from next turn, +2 if that foe "is
+    being flanked or distracted by an ally" (text line 66): an ally attacked it this turn (distracted),
+    or two of the hider's side stand next to it on opposite sides as the turn ends (flanked, R5)."""
     for hider, foe in t.hidden:
         if not t.active(hider):
             continue
         distracted = any(not t.enemies(a, hider) for a in t.attacked_by.get(foe, ()) if a != hider)
-        value = 2 if distracted else 1
-        why = f"unseen by {t.name(foe)}" + (" while an ally distracts it" if distracted else "")
+        flanks = not distracted and t.active(foe) and _flanked_by_side(t, hider, foe)
+        value = 2 if distracted or flanks else 1
+        why = f"unseen by {t.name(foe)}" + (" while an ally distracts it" if distracted else
+                                            " while its side flanks it (R5)" if flanks else "")
         t.grant(hider, Advantage(foe, value, why, "O4", t.n + 1), share=False)
+
+
+def _flanked_by_side(t: Turn, hider: str, foe: str) -> bool:
+    """O4, R5: whether two characters of `hider`'s side still in the fight (the hider may be one) stand
+    next to `foe` on opposite sides."""
+    if t.enc.board is None or t.st[foe].at is None:
+        return False
+    return any(not t.enemies(a, hider) and t.active(a) and flanked(t, a, foe) for a in t.order())

@@ -11,8 +11,11 @@ is this door's, the same for every way in:
   (`stand_refusal`);
 - a hazard strikes whoever enters its square without eluding it (E1, O2: `elusion.elude`), each
   square entered in turn (the squares a jump crosses are not entered, M5);
-- a runner (C5, Exit) who ends on the map's edge leaves the conflict, at the end of the turn
-  (`endturn`: until then the turn's arrows and blows that can reach its square still find it).
+- a runner (C5, Exit) who ends on the map's edge steps off it, at the end of the turn (`endturn`:
+  until then the turn's arrows and blows that can reach its square still find it). Stepping off the
+  map is one more way through this door (`on_the_edge`, also for a runner already standing on the
+  edge): held by the same rules as any step out of a square (`movement.step_off`: a sticky foe next
+  to it, M6), a grip (C8) and a pursuer's Exit (C5).
 Each way in keeps its own event (`moved`, `thrown`...), said as the character arrives and before
 what the square does to it.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from battlemat.core import geometry
+from battlemat.core import geometry, movement, uses
 from battlemat.core.board import Board, Hazard
 from battlemat.core.elusion import elude
 from battlemat.core.movement.results import Refusal, occupied
@@ -81,8 +84,10 @@ def enter(t: Turn, cid: CharId, to: XY, entered: Sequence[XY], say: Callable[[],
     (`to` last). Refused, with nothing changed, when nobody may stand there (`stand_refusal`); else the
     character is placed (with any other `changes` to its state), `say` records how it came (its own
     event), and then each square entered does what it does (E1), and a runner ending on the map's edge
-    is on its way out (C5). `alongside`: those moving at the same time (one movement sub-phase, whose
-    ends M10 settled together): the squares they are leaving do not count as taken."""
+    is on its way out if it may step off (C5, `on_the_edge`). `alongside`: those moving at the same time
+    (one movement sub-phase, whose ends M10 settled together): the squares they are leaving do not count
+    as taken. The step off the edge reads who stood where as the sub-phase began (M6's sticky foes,
+    [house] their positions then: `Turn.contexts`)."""
     board = t.enc.board
     if board is not None:
         why = stand_refusal(board, to, occupant(t, to, {cid, *alongside}))
@@ -97,20 +102,47 @@ def enter(t: Turn, cid: CharId, to: XY, entered: Sequence[XY], say: Callable[[],
             hz = board.hazard_at(sq)
             if hz is not None and t.active(cid):
                 _hazard(t, cid, sq, hz)
-    on_the_edge(t, cid, to, "reaches")
+    on_the_edge(t, cid, to, "reaches", t.contexts.get(t.char(cid).side))
     return None
 
 
-def on_the_edge(t: Turn, cid: CharId, at: XY, how: str) -> None:
-    """C5: a runner that `how` ("reaches", "stands on") the map's edge at `at` is on its way out: it
-    leaves at the end of the turn (`Turn.leaving`, endturn), and until then it is there to be hit."""
+def on_the_edge(t: Turn, cid: CharId, at: XY, how: str, ctx: movement.Context | None = None) -> None:
+    """C5: a runner that `how` ("reaches", "stands on") the map's edge at `at` steps off it, through the
+    checks of any step out of a square (`step_off_refusal`): if none holds it, it is on its way out: it
+    leaves at the end of the turn (`Turn.leaving`, endturn), and until then it is there to be hit.
+    Held, it stays, and the log says by what."""
     board = t.enc.board
     if board is None or not fleeing(t, cid) or cid in t.leaving or not _on_edge(board, at):
+        return
+    why = step_off_refusal(t, cid, ctx)
+    if why is not None:
+        t.emit("stopped", f"{t.name(cid)} {how} the edge of the map at {at} but cannot step off it: {why.why}",
+               (why.rule, "C5"), who=cid, at=list(at), rule=why.rule, reason=why.why,
+               **house(t, *(("switch.sticky_positions",) if why.rule == "M6" else ())))
+        t.held_on_edge.add(cid)
         return
     t.leaving.add(cid)
     t.emit("leaving", f"{t.name(cid)} {how} the edge of the map at {at}: it leaves the conflict at the end "
            "of the turn, and until then what can reach its square still can (C5)", ("C5",), who=cid,
            at=list(at), **house(t, "switch.exit_leaves_conflict"))
+
+
+def step_off_refusal(t: Turn, cid: CharId, ctx: movement.Context | None = None) -> Refusal | None:
+    """What holds `cid` when it steps off the map from its square, as any step out of a square is held:
+    a grip (C8: only Escape breaks one), then the step's own rules (`movement.step_off`: a sticky foe
+    next to it, M6, unless its half may leave one). `ctx`: who stood where as its sub-phase began (M6
+    [house]); None: as they stand now. None: nothing holds it."""
+    s, it = t.st[cid], t.intents.get(cid)
+    if s.held_by is not None and t.active(s.held_by):
+        return Refusal("C8", f"held by {t.name(s.held_by)}: only Escape breaks a hold (C8)")
+    board = t.enc.board
+    if board is None or it is None or s.at is None:
+        return None
+    if ctx is None:
+        sticky = {c: u for c, u in uses.sticky_uses(t.rules, t.intents).items() if t.active(c)}
+        ctx = movement.context(t.enc, t.st, t.char(cid).side, sticky, who=cid)
+    mover = movement.mover_for(t.memory, t.st, cid, it.use, it.target, it.item)
+    return movement.step_off(board, t.rules, mover, ctx)
 
 
 def _on_edge(board: Board, sq: XY) -> bool:
@@ -119,12 +151,13 @@ def _on_edge(board: Board, sq: XY) -> bool:
 
 
 def fleeing(t: Turn, cid: CharId) -> bool:
-    """C5: `cid` uses a half that flees (Exit) and, with the `exit_leaves_conflict` switch, leaves the
-    conflict when it gets away: at the end of the turn, having reached the map's edge if there is a
-    map. A held character does not flee (C8: only Escape breaks a hold)."""
+    """C5: `cid` uses a half that flees (Exit, without a target: with one it pursues, `uses.pursues`)
+    and, with the `exit_leaves_conflict` switch, leaves the conflict when it gets away: at the end of
+    the turn, having reached the map's edge if there is a map. A held character does not flee (C8: only
+    Escape breaks a hold), nor one whose Exit a pursuer's Exit stopped (C5, text line 75)."""
     it = t.intents.get(cid)
-    return (it is not None and t.rules.halves[it.use].act == "flee" and t.active(cid)
-            and cid not in t.pinned and t.rules.switch_bool("exit_leaves_conflict"))
+    return (it is not None and uses.flees(t.rules, it) and t.active(cid) and cid not in t.pinned
+            and cid not in t.caught and t.rules.switch_bool("exit_leaves_conflict"))
 
 
 def _hazard(t: Turn, cid: CharId, sq: XY, hz: Hazard) -> None:

@@ -23,7 +23,7 @@ def land(t: Turn, hits: Iterable[Hit]) -> None:
             else:
                 major += 1
         deadly = s.deadly_losses + (hit.losses if any(t.char(x).deadly for x in hit.sources) else 0)
-        t.st[hit.victim] = s.with_(minor=minor, major=major, deadly_losses=deadly)
+        t.st[hit.victim] = s.with_(minor=minor, major=major, deadly_losses=deadly, suffered=s.suffered + hit.losses)
         t.suffered.add(hit.victim)
         t.caused.update(hit.sources)
         by = ", ".join(t.name(x) for x in hit.sources) or "the hazard"
@@ -47,14 +47,15 @@ def _split(minor: int, major: int) -> str:
 
 def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
     """L3: defeated at 2 major losses (more with Wrestle talent); L4: fragile foes, and a PC struck by a
-    deadly foe, after a set number of losses."""
+    deadly foe, after a set number of losses suffered in the combat ("after suffering two losses", text
+    lines 430-431: a lasting count, `CharacterState.suffered`, so a loss healed still counts)."""
     victim, s = t.char(cid), t.st[cid]
     limit = t.rules.switch_int("deadly_defeats_after")
     why, rule = "", "L3"
-    if victim.fragile and s.losses >= limit:
-        why, rule = f"fragile: {s.losses} losses (L4)", "L4"
-    elif deadly and s.losses >= limit:
-        why, rule = f"struck by a deadly foe: {s.losses} losses (L4)", "L4"
+    if victim.fragile and s.suffered >= limit:
+        why, rule = f"fragile: {s.suffered} losses (L4)", "L4"
+    elif deadly and s.suffered >= limit:
+        why, rule = f"struck by a deadly foe: {s.suffered} losses (L4)", "L4"
     elif s.major >= victim.defeat_threshold(t.rules):
         tough = t.rules.talent_pair("toughness")
         extra = victim.talent(tough)

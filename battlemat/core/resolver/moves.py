@@ -15,12 +15,13 @@ from types import MappingProxyType
 from battlemat.core import geometry, movement, uses
 from battlemat.core.events import Moved
 from battlemat.core.intents import Intent
-from battlemat.core.resolver.enter import enter, on_the_edge
+from battlemat.core.rating import Rating
+from battlemat.core.resolver.enter import enter, fleeing, on_the_edge
 from battlemat.core.resolver.ratings import rating
 from battlemat.core.resolver.record import house, refuse
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.resolver.validate import start_context
-from battlemat.core.state import Advantage
+from battlemat.core.state import Advantage, CharacterState
 from battlemat.core.types import XY, CharId
 
 SUB_PHASES = (1, 2, 3)  # M9: Exit users, then Acrobatics/Climb users, then everyone else
@@ -30,13 +31,10 @@ def movement_phase(t: Turn) -> None:
     """P2: escapes first (C8), then the moves of each sub-phase (M9); then shouts share what was learnt
     (O6), and Wonder's slow advance intimidates foes who already bleed (O5)."""
     _escapes(t)
+    _pursuits(t)
     moving = _by_sub_phase(t)
     if t.enc.board is not None:
         _board_moves(t, moving)
-        for cid in t.order():  # C5: a runner already on the edge steps off it without a move to plan
-            at = t.st[cid].at
-            if at is not None:
-                on_the_edge(t, cid, at, "stands on")
     else:
         _declared_moves(t, moving)
     _shouts(t)
@@ -51,9 +49,39 @@ def _by_sub_phase(t: Turn) -> dict[int, list[tuple[CharId, Intent]]]:
         it = t.intents.get(cid)
         if it is None:
             continue
+        if cid in t.caught:  # C5: a pursuer's Exit stopped its Exit: it stays where it is
+            continue
         if uses.moves(t.rules, it, t.enc.board is not None):
             out.setdefault(t.rules.halves[it.use].sub_phase, []).append((cid, it))
     return out
+
+
+def _pursuits(t: Turn) -> None:
+    """C5, text line 75: "the Exit skill is also used to prevent an enemy from using his or her own Exit
+    skill". An Exit with a target pursues instead of fleeing: its Exit against the runner's Exit, and
+    the loser stays (a runner stopped neither moves nor leaves the conflict this turn; a pursuer that
+    loses just lets it go). Equal ratings: the switch `pursuit_tie_runner_escapes` [house]. The pursuer
+    never leaves the conflict itself."""
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it is None or it.target is None or not uses.pursues(t.rules, it) or not t.active(cid) or cid in t.pinned:
+            continue  # (a held pursuer's Exit gets it nowhere either: C8, said in _escapes)
+        runner, run = it.target, t.intents.get(it.target)
+        if run is None or not uses.flees(t.rules, run) or not t.active(runner) or runner in t.caught:
+            refuse(t, (cid, it.use, runner), f"{t.name(cid)} pursues {t.name(runner)}, but {t.name(runner)} "
+                   f"is not fleeing: there is no {it.use} to stop (C5)", "the target is not fleeing", "C5")
+            continue
+        chase = _unfled(t, rating(t, cid, it.use, runner, run.use))
+        flight = rating(t, runner, run.use, cid, it.use)
+        tie_frees = t.rules.switch_bool("pursuit_tie_runner_escapes")
+        stopped = chase.value > flight.value or (chase.value == flight.value and not tie_frees)
+        if stopped:
+            t.caught[runner] = cid
+        words = (f"{t.name(cid)} stops {t.name(runner)}'s {run.use}" if stopped
+                 else f"{t.name(runner)} gets away from {t.name(cid)}")
+        t.emit("pursuit", f"{words}: {chase.explain()} vs {flight.explain()} (C5)", ("C5",), who=cid,
+               target=runner, stopped=stopped, pursuer=chase.to_dict(), runner=flight.to_dict(),
+               **house(t, *(("switch.pursuit_tie_runner_escapes",) if chase.value == flight.value else ())))
 
 
 def _escapes(t: Turn) -> None:
@@ -86,6 +114,16 @@ def _escapes(t: Turn) -> None:
                    at=at, rule="C8", reason=f"held by {holder} (C8)")
 
 
+def _unfled(t: Turn, r: Rating) -> Rating:
+    """S3 (text line 166): a talent bonus the rules data gives a half only while it flees
+    (`fleeing_only`: the Acrobatics talent helps "attempts to flee combat") is not a pursuer's."""
+    src = t.rules.talent_source(r.skill)
+    if src is None or not src.fleeing_only or not r.talent:
+        return r
+    notes = tuple(n for n in r.notes if "talent" not in n)
+    return r.with_(talent=0, notes=notes + (f"{src.pair} talent helps flee, not pursue (S3)",))
+
+
 def _declared_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> None:
     """Without a map: everyone who may still move stands where it declared, sub-phase by sub-phase."""
     for sub in SUB_PHASES:
@@ -106,18 +144,45 @@ def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> Non
     then the lower id (M10); hazards strike whoever enters their square without eluding them (E1)."""
     still = True  # nobody has moved yet this turn: the start-of-turn contexts still say who stands where
     for sub in SUB_PHASES:
-        routes = _routes(t, moving.get(sub, []), still)
+        before = dict(t.st)
+        routes, t.contexts = _routes(t, moving.get(sub, []), still)
         if routes:
             routes = _collisions(t, routes, sub)
+        standing = _standing_runners(t, sub, routes, before)
+        if routes:
             for cid, route in routes.items():
                 _apply_route(t, cid, route, sub, routes.keys())
             still = False
+        for cid, ctx in standing:  # C5: a runner already on the edge steps off it, as the sub-phase began
+            at = t.st[cid].at
+            if at is not None:
+                on_the_edge(t, cid, at, "stands on", ctx)
 
 
-def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[CharId, movement.Route]:
-    """The route each mover of one sub-phase takes, from where everyone stands as it begins."""
+def _standing_runners(t: Turn, sub: int, routes: dict[CharId, movement.Route],
+                      before: dict[CharId, CharacterState]) -> list[tuple[CharId, movement.Context]]:
+    """C5: the runners of sub-phase `sub` that take no step this turn, each with who stands where as the
+    sub-phase begins (`before`, M6 [house]): stepping off the edge is their move, held like any step."""
+    out: list[tuple[CharId, movement.Context]] = []
+    sticky: dict[CharId, str] | None = None
+    for cid in t.order():
+        it = t.intents.get(cid)
+        if it is None or t.rules.halves[it.use].sub_phase != sub or not fleeing(t, cid):
+            continue
+        if cid in routes and routes[cid].steps:
+            continue
+        if sticky is None:
+            sticky = {c: u for c, u in uses.sticky_uses(t.rules, t.intents).items() if t.active(c)}
+        out.append((cid, movement.context(t.enc, before, t.enc.by_id[cid].side, sticky, who=cid)))
+    return out
+
+
+def _routes(t: Turn, movers: list[tuple[CharId, Intent]],
+            still: bool) -> tuple[dict[CharId, movement.Route], dict[str, movement.Context]]:
+    """The route each mover of one sub-phase takes, from where everyone stands as it begins, and that
+    context by side (M6, M10)."""
     if not movers:
-        return {}
+        return {}, {}
     board = t.enc.map_board
     sticky = {cid: use for cid, use in uses.sticky_uses(t.rules, t.intents).items()
               if t.active(cid) and t.st[cid].at is not None}
@@ -136,7 +201,7 @@ def _routes(t: Turn, movers: list[tuple[CharId, Intent]], still: bool) -> dict[C
                                           standing=plan_ctx.occupants if still else None)
         plan = movement.Plan(it.to, tuple((p[0], p[1]) for p in it.path), plan_ctx)
         routes[cid] = movement.plan_route(board, t.rules, mover, ctxs[side], plan)
-    return routes
+    return routes, ctxs
 
 
 def _collisions(t: Turn, routes: dict[CharId, movement.Route], sub: int) -> dict[CharId, movement.Route]:
@@ -270,11 +335,12 @@ def _shouts(t: Turn) -> None:
 
 def _advances(t: Turn) -> None:
     """O5: a slow intimidating advance (Wonder without a target) gives +1 for the rest of the combat
-    against every foe that already has a loss."""
+    against every nervous foe: one that has "already suffered a minor or major loss during that combat"
+    (text line 50), healed or not (`CharacterState.suffered`, a lasting fact of the match)."""
     for cid in t.order():
         it = t.intents.get(cid)
         if it and t.rules.halves[it.use].untargeted and it.target is None and t.active(cid):
-            bleeding = [c for c in t.order() if t.enemies(c, cid) and t.active(c) and t.st[c].losses > 0]
+            bleeding = [c for c in t.order() if t.enemies(c, cid) and t.active(c) and t.st[c].suffered > 0]
             if not bleeding:
                 refuse(t, (cid, it.use, None), f"{t.name(cid)} advances menacingly, but no foe has a loss yet (O5)",
                        "no foe has a loss yet", "O5")

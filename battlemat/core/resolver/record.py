@@ -194,8 +194,9 @@ def still_here(t: Turn) -> None:
     """End of turn: an Exit user still in the fight says why it has not left (C5)."""
     for cid in t.order():
         it = t.intents.get(cid)
-        if it is None or t.rules.halves[it.use].act != "flee" or not t.active(cid) or cid in t.pinned:
-            continue  # (a held Exit said why in P2: C8)
+        if it is None or not uses.flees(t.rules, it) or not t.active(cid) or cid in t.pinned or cid in t.caught \
+                or cid in t.held_on_edge:
+            continue  # (a held Exit said why in P2, C8, and a pursued one lost its pursuit there, C5)
         if not t.rules.switch_bool("exit_leaves_conflict"):
             refuse(t, (cid, it.use, it.target), f"{t.name(cid)} uses Exit but stays in the conflict: "
                    "Exit does not leave it under this encounter's rules (C5)", "exit_leaves_conflict is off",

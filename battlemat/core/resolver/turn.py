@@ -10,7 +10,8 @@ has happened so far. Its interface, for the phase modules:
 - what happened, for later phases and the end of the turn: `caused` and `suffered` (L2),
   `attacked_by` (O4), `failed` (attacks that came to nothing), `shares` (O6), `hidden` (O4), `grips`
   (M13, landed at the end of each attack step), `pinned` (held characters whose Exit failed, C8),
-  `leaving` (runners who reached the map's edge: they leave at the end of the turn, C5);
+  `leaving` (runners who reached the map's edge: they leave at the end of the turn, C5), `caught`
+  (runners whose Exit a pursuer's Exit stopped, C5);
 - `events`, the record, appended to by `emit` only; `phase` names the phase running.
 Everything is simultaneous within one phase step: contests read `st` as the step began and their
 losses land together at its end (losses.land).
@@ -103,6 +104,10 @@ class Turn:
     grips: list[tuple[CharId, CharId, int, int]] = field(default_factory=list)
     pinned: set[CharId] = field(default_factory=set)  # C8: held, so an Exit does not flee this turn
     leaving: set[CharId] = field(default_factory=set)  # C5: reached the map's edge, gone at the end of the turn
+    caught: dict[CharId, CharId] = field(default_factory=dict)  # C5: runner -> the pursuer whose Exit stopped its Exit
+    held_on_edge: set[CharId] = field(default_factory=set)  # C5: runners on the edge that something held there (M6, C8)
+    # M6 [house]: who stood where as the movement sub-phase being walked began, by side (P2 sets it)
+    contexts: dict[str, movement.Context] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rules: Rules = self.enc.rules

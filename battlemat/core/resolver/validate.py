@@ -118,6 +118,13 @@ def _check_target(enc: Encounter, state: MatchState, intent: Intent, use: str, h
     needs_target |= half.act == "attack" and not half.untargeted
     if needs_target and target is None:
         raise IllegalIntent(who, f"{use} needs a target", half.phase, "target")
+    if target is not None and not uses.takes_target(enc.rules, use):
+        raise IllegalIntent(who, f"{use} takes no target: it acts on nobody in its phase ({half.phase}); leave the "
+                            "target out", half.phase, "target")
+    if target is not None and half.stops_flight and enc.by_id[target].side == enc.by_id[who].side:
+        raise IllegalIntent(who, f"an {use} with a target stops an enemy's {use} (C5, text line 75), not an ally's",
+                            "C5", "target")
+
 
 
 def _check_secondary(enc: Encounter, state: MatchState, intent: Intent, half: Half) -> None:
