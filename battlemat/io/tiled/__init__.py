@@ -55,7 +55,8 @@ from battlemat.io.tiled.adapter import (
     pytmx,
 )
 from battlemat.io.tiled.images import wrap_loader
-from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
+from battlemat.io.tiled.projection import square_board, terrain_reader
+from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES
 
 __all__ = [
     "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "PRESETS",
@@ -70,8 +71,8 @@ def load_map(path: str | Path, *, max_cells: int = MAX_CELLS, require_images: bo
     opens such maps with placeholders); `battlemat check` and `read_tiled` report them."""
     doc = prepare(Path(path), max_cells, require_images)
     tmx = parse_pytmx(doc, None)
-    reader = TerrainReader(doc, tmx)
-    board = reader.board()
+    reader = terrain_reader(doc, tmx)
+    board = square_board(reader.board(), doc)
     if reader.errors:
         raise LoadError(reader.errors)
     return board, map_info(doc, tmx)
@@ -108,7 +109,7 @@ def lint_map(path: str | Path, *, max_cells: int = MAX_CELLS) -> tuple[Board | N
         tmx = parse_pytmx(doc, None)
     except LoadError as exc:
         return None, exc.problems
-    reader = TerrainReader(doc, tmx)
-    board = reader.board()
+    reader = terrain_reader(doc, tmx)
+    board = square_board(reader.board(), doc)
     return (None if reader.errors else board), doc.lint + reader.errors + reader.lint
 

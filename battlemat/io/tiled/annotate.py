@@ -53,7 +53,8 @@ from battlemat.io.limits import MAX_CELLS
 from battlemat.io.tiled import load_map
 from battlemat.io.tiled.adapter import parse_pytmx, prepare
 from battlemat.io.tiled.chunks import is_infinite
-from battlemat.io.tiled.terrain import PRESETS, TerrainReader
+from battlemat.io.tiled.projection import OUTSIDE, square_board, terrain_reader
+from battlemat.io.tiled.terrain import PRESETS
 from battlemat.io.tiled.xmlsafe import read_bytes
 
 LAYER_NAME = "terrain"  # the layer battlemat's reader reads (terrain.TerrainReader._terrain_objects)
@@ -137,10 +138,16 @@ def pixel_box(board: Board, x: int, y: int, w: int, h: int) -> tuple[float, floa
     """The rectangle (x, y, width, height, in the map's object pixels) that covers the centres of
     exactly those squares, as battlemat reads a rectangle (`shapes.ObjectSquares.mask`: a centre is
     inside when left <= cx < right and top <= cy < bottom)."""
+    if board.projection == "isometric":  # objects on a grid of tile-height squares
+        side = float(board.tile_height)
+        return x * side, y * side, w * side, h * side
+    cx, cy = board.centers()
+    if board.projection == "staggered":  # one square: its cell's centre, a quarter diamond around
+        return float(cx[y, x]) - board.tile_width / 4, float(cy[y, x]) - board.tile_height / 4, \
+            board.tile_width / 2, board.tile_height / 2
     if board.grid == "square":
         return float(x * board.tile_width), float(y * board.tile_height), float(w * board.tile_width), \
             float(h * board.tile_height)
-    cx, cy = board.centers()
     xs, ys = cx[y : y + h, x : x + w], cy[y : y + h, x : x + w]
     tw, th, side = board.tile_width & ~1, board.tile_height & ~1, board.hex_side_length
     if board.stagger_axis == "x":  # a row zigzags by half a tile; rows are a tile apart
@@ -346,7 +353,11 @@ def annotated_text(raw: bytes, file: str, source: _Source, wanted: np.ndarray, f
     next_object = re.search(rb'\snextobjectid\s*=\s*["\'](\d+)', map_tag)
     layer_id = max(places.max_layer_id + 1, int(next_layer.group(1)) if next_layer else 0)
     first_object = max(places.max_object_id + 1, int(next_object.group(1)) if next_object else 0)
-    runs = rectangles(square_keys(board), wanted, board.width, board.height, stack_rows=board.grid == "square")
+    merge = board.grid == "square" and board.projection != "staggered"
+    runs = rectangles(square_keys(board), wanted, board.width, board.height, stack_rows=merge)
+    if board.projection == "staggered":  # a staggered map's squares are cells apart: one rectangle each
+        runs = [(x0 + i, y0 + j, 1, 1, (y0 + j) * board.width + x0 + i) for x0, y0, w, h, _ in runs
+                for j in range(h) for i in range(w)]
     layer = layer_xml(source, runs, layer_id, first_object, class_attr).encode("utf-8")
 
     edits: list[tuple[int, int, bytes]] = []  # (start, end, replacement), non-overlapping
@@ -382,8 +393,8 @@ def base_board(path: Path, max_cells: int = MAX_CELLS) -> Board:
         for el in list(parent):
             if el.tag == "objectgroup" and (el.get("name") or "").strip().lower() == LAYER_NAME:
                 parent.remove(el)
-    reader = TerrainReader(doc, parse_pytmx(doc, None))
-    board = reader.board()
+    reader = terrain_reader(doc, parse_pytmx(doc, None))
+    board = square_board(reader.board(), doc)
     if reader.errors:
         raise LoadError(reader.errors)
     return board
@@ -423,10 +434,13 @@ def annotate_map(src: str | Path, out: str | Path, *, force: bool = False, max_c
     base = base_board(src, max_cells)
     keys, floor = square_keys(board), square_keys(Board.empty(board.width, board.height))
     plays = [i for i, name in enumerate(ARRAYS) if name != "feature"]  # a name alone plays as floor
-    wanted = (keys[:, plays] != floor[:, plays]).any(axis=1) | (keys != square_keys(base)).any(axis=1)
+    cells = np.ones(len(keys), bool)
+    if OUTSIDE in board.features:  # a staggered board's squares that are no cell of the map
+        cells = keys[:, ARRAYS.index("feature")] != board.features.index(OUTSIDE)
+    wanted = cells & ((keys[:, plays] != floor[:, plays]).any(axis=1) | (keys != square_keys(base)).any(axis=1))
     out_dir = (out.parent if str(out.parent) else Path(".")).resolve()
     source = _Source(board, square_keys(base))
-    tries = [wanted, np.ones_like(wanted)]
+    tries = [wanted, cells]
     for attempt, cover in enumerate(tries):
         text, count = annotated_text(raw, str(src), source, cover, (src.parent.resolve(), out_dir))
         again = _write_checked(text, out, board, max_cells)
