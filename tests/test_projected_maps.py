@@ -296,3 +296,31 @@ def test_annotate_writes_the_projected_board_back(orientation: str, maps: dict[s
     assert np.array_equal(again.blocked, board.blocked) and np.array_equal(again.pit, board.pit)
     assert board.pit.sum() == 1 and board.blocked.sum() == 1 + int((board.feature == (
         board.features.index(OUTSIDE) if OUTSIDE in board.features else -2)).sum())
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("orientation", ["isometric", "staggered"])
+def test_a_click_on_a_diamond_moves_the_token_there(orientation: str, maps: dict[str, tuple[Path, Path]],
+                                                    tmp_path: Path) -> None:
+    """Through the real widgets: Tab selects the hero, Dodge shows its reach, a click near the top
+    corner of a reachable diamond (not its centre) declares the move there (M1), and the turn plays it."""
+    from test_ui import click, finish_turn, key, make_app, press_resolve, skill_key
+
+    app = make_app(tmp_path, str(maps[orientation][1]))
+    try:
+        play = app.play
+        key(app, pygame.K_TAB)
+        assert play.ctx.sel.who == "hero"
+        key(app, skill_key(app, "Dodge"))
+        rc = play.declaring.current_reach()
+        assert rc is not None
+        far = max(rc.costs, key=lambda sq: (rc.costs[sq], sq))
+        cx, cy = play.ctx.layout.center(far)
+        near_top = play.ctx.cam.to_screen(cx, cy - play.ctx.layout.th * 0.35)
+        click(app, near_top)
+        assert play.session.declared["hero"].to == far
+        press_resolve(app)
+        finish_turn(app)
+        assert play.session.position("hero") == far
+    finally:
+        pygame.display.quit()
