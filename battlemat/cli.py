@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "rules and the glossary"),
     "play": ("battlemat.commands.play", "open the window on an encounter (default: the art gallery)"),
     "check": ("battlemat.commands.check", "validate maps and encounters; exit 2 listing every problem"),
+    "annotate": ("battlemat.commands.annotate", "write the terrain battlemat reads from a map into a copy of it, "
+                 "as its own terrain layer to correct in Tiled"),
     "reach": ("battlemat.commands.reach", "squares a character can reach this turn, and why not the others"),
     "simulate": ("battlemat.commands.simulate", "play an encounter many times with AI and report statistics"),
     "calibrate": ("battlemat.commands.calibrate",

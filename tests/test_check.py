@@ -137,13 +137,13 @@ def test_encounter_and_map_problems_are_listed_together(tmp_path: Path, capsys: 
 
 
 def test_unsupported_maps_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    iso = write_map(tmp_path, tileset(tile(0, "floor")), layer("g", grid(4, 3, 1)), head='orientation="isometric"',
+    iso = write_map(tmp_path, tileset(tile(0, "floor")), layer("g", grid(4, 3, 1)), head='orientation="oblique"',
                     name="iso.tmx")
     notes = tmp_path / "notes.txt"
     notes.write_text("hello")
     code, out = check(capsys, iso, tmp_path / "gone.tmx", notes)
     assert code == 2
-    assert f"{iso}: map: isometric maps are not supported" in out
+    assert f"{iso}: map: 'oblique' maps are not supported" in out
     assert f"{tmp_path / 'gone.tmx'}: file not found. Fix: check the path" in out
     assert f"{notes}: cannot check a .txt" in out
     assert "3 problems in 3 of 3 files" in out

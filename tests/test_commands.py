@@ -74,5 +74,5 @@ def _required(name: str) -> list[str]:
     return {
         "resolve": ["x.toml"], "check": ["x.toml"], "reach": ["x.toml", "--who", "a", "--use", "Dodge"],
         "simulate": ["x.toml"], "case": ["x.json", "--turn", "1"], "arena": ["x.toml"], "predict": ["x.toml"],
-        "balance": ["x.toml", "--side", "a"], "lesson-from": ["x.json"],
+        "balance": ["x.toml", "--side", "a"], "lesson-from": ["x.json"], "annotate": ["x.tmx", "-o", "y.tmx"],
     }.get(name, [])

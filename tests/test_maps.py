@@ -372,12 +372,14 @@ def test_missing_image_loads_the_board_but_not_the_pictures(tmp_path: Path) -> N
     assert not lint_map(path)[1] and read_tiled(path).width == 4
 
 
-@pytest.mark.parametrize("orientation, words", [("isometric", "isometric maps are not supported"),
-                                                ("staggered", "staggered (isometric) maps are not supported")])
-def test_isometric_maps_are_refused(tmp_path: Path, orientation: str, words: str) -> None:
-    path = write_map(tmp_path, tileset(tile(0, "floor")), layer("g", grid(4, 3, 1)),
-                     head=f'orientation="{orientation}"')
-    expect_error(path, words, "Orientation")
+@pytest.mark.parametrize("head, words, fix", [
+    ('orientation="oblique"', "'oblique' maps are not supported", "Orientation"),
+    ('orientation="staggered"', "a staggered map needs staggeraxis x or y", "Stagger Axis")])
+def test_orientations_tiled_does_not_draw_are_refused(tmp_path: Path, head: str, words: str, fix: str) -> None:
+    """Isometric and staggered maps play (issue 26, tests/test_projected_maps.py); an orientation Tiled
+    does not have, or a staggered map without its stagger, is refused with the fix."""
+    path = write_map(tmp_path, tileset(tile(0, "floor")), layer("g", grid(4, 3, 1)), head=head)
+    expect_error(path, words, fix)
 
 
 def test_too_big_maps_are_refused_before_decoding(tmp_path: Path) -> None:

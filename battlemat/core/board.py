@@ -19,6 +19,7 @@ What the terrain arrays mean, by rule:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -204,11 +205,19 @@ class Board:
     hex_side_length: int = 0  # hex only: Tiled's hexsidelength (pixels)
     feature: np.ndarray = field(default=None)  # type: ignore[arg-type]  # int16 index into features, -1 none
     features: tuple[str, ...] = ()
+    # How Tiled draws the square grid (DESIGN: grids): "" flat (orthogonal squares, or hexes), or
+    # "isometric" / "staggered" (diamonds). The rules see only `grid`; on a staggered map the squares
+    # are the equivalent isometric grid (`staggered_squares`), its stagger kept in stagger_axis/index.
+    # Set with `projected` (not constructor arguments, so the terrain arrays can be passed as **kwargs).
+    projection: str = field(default="", init=False)
+    origin: tuple[float, float] = field(default=(0.0, 0.0), init=False)  # diamonds: square (0, 0)'s drawn centre
     cache: BoardCache = field(default_factory=BoardCache, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.grid not in ("square", "hex"):
             raise ValueError(f"grid is 'square' or 'hex', not {self.grid!r}")
+        if self.projection not in ("", "isometric", "staggered") or (self.projection and self.grid != "square"):
+            raise ValueError(f"projection is '', 'isometric' or 'staggered' (square grids), not {self.projection!r}")
         if self.grid == "hex" and (self.stagger_axis not in ("x", "y") or self.stagger_index not in ("odd", "even")):
             raise ValueError("a hex board needs stagger_axis 'x' or 'y' and stagger_index 'odd' or 'even'")
         shape = (self.height, self.width)
@@ -234,6 +243,15 @@ class Board:
         if not isinstance(self.tokens, MappingProxyType):
             object.__setattr__(self, "tokens", MappingProxyType(dict(self.tokens)))
 
+    def projected(self, projection: str, origin: tuple[float, float]) -> Board:
+        """This board drawn as Tiled draws an isometric or staggered map: square (x, y) a diamond whose
+        centre is `origin` moved x half-diamonds down-right and y down-left (a new board, fresh cache)."""
+        board = dataclasses.replace(self)
+        object.__setattr__(board, "projection", projection)
+        object.__setattr__(board, "origin", (float(origin[0]), float(origin[1])))
+        board.__post_init__()
+        return board
+
     @staticmethod
     def empty(width: int, height: int, grid: str = "square", **kw: object) -> Board:
         return Board(width, height, grid, **kw)  # type: ignore[arg-type]
@@ -248,12 +266,28 @@ class Board:
         return self.inside(sq) and not self.blocked[y, x] and not self.pit[y, x]
 
     # -- geometry of the drawn map -----------------------------------------------------------------
+    def screen_centers(self) -> tuple[np.ndarray, np.ndarray]:
+        """Where every square's centre is drawn, as two float arrays [y, x] in the map's picture: the
+        same as `centers` for flat maps; on isometric and staggered maps the square (x, y) is a
+        diamond, x running down-right and y down-left from `origin` (Tiled's isometric renderer)."""
+        if not self.projection:
+            return self.centers()
+        ys, xs = np.mgrid[0 : self.height, 0 : self.width]
+        ox, oy = self.origin
+        return (xs - ys) * (self.tile_width / 2) + ox, (xs + ys) * (self.tile_height / 2) + oy
+
     def centers(self) -> tuple[np.ndarray, np.ndarray]:
         """Pixel centres of every square as two float arrays [y, x], in Tiled's map pixel space (the
         space of object positions). Hex layout follows Tiled's hexagonal renderer: with stagger axis x
-        the staggered columns sit half a tile lower, with y the staggered rows sit half a tile right."""
+        the staggered columns sit half a tile lower, with y the staggered rows sit half a tile right.
+        Tiled places an isometric map's objects on a grid of tile-height squares; a staggered map's
+        in its picture."""
         ys, xs = np.mgrid[0 : self.height, 0 : self.width]
         tw, th = self.tile_width, self.tile_height
+        if self.projection == "isometric":
+            return xs * th + th / 2.0, ys * th + th / 2.0
+        if self.projection == "staggered":
+            return self.screen_centers()
         if self.grid == "square":
             return xs * tw + tw / 2.0, ys * th + th / 2.0
         tw, th = tw & ~1, th & ~1  # Tiled rounds hex tiles down to even sizes
@@ -334,3 +368,24 @@ class Board:
         if hz:
             words.append(f"hazard [{hz.text}], harm {hz.harm} (E1)")
         return ", ".join(words) or "open ground"
+
+
+OUTSIDE = "outside the map"  # the feature of a staggered board's squares that are no cell of the map
+
+
+def staggered_squares(xs: np.ndarray, ys: np.ndarray, axis: str, index: str) -> tuple[np.ndarray, np.ndarray]:
+    """The squares of a staggered (isometric) map's cells: Tiled's staggered map is an isometric map
+    cut to a rectangle, so each cell (x, y) is one square (u, v) of the isometric grid; two cells that
+    share a diamond's edge are orthogonal neighbours, two that share only a corner (the cells beside
+    in a row, two rows apart in a column) are diagonal ones (Tiled's own neighbours of a staggered
+    cell). Unshifted: the caller moves the smallest to 0. With a the diagonal across (u - v) and b
+    the one down (u + v): stagger axis y gives a = 2x + s, b = y; axis x gives a = x, b = 2y + s
+    (s: 1 on staggered rows or columns)."""
+    if axis == "x":
+        s = (xs % 2 == (1 if index == "odd" else 0)).astype(np.int64)
+        a, b = xs, 2 * ys + s
+    else:
+        s = (ys % 2 == (1 if index == "odd" else 0)).astype(np.int64)
+        a, b = 2 * xs + s, ys
+    p = 0 if index == "odd" else 1  # a + b + p is even on every cell
+    return (b + a + p) // 2, (b - a + p) // 2

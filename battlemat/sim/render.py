@@ -19,9 +19,12 @@ from battlemat.io.tiled import load_map, read_tiled
 
 def _tile_origin(tmx: Any, x: int, y: int) -> tuple[int, int]:
     tw, th = tmx.tilewidth, tmx.tileheight
-    if tmx.orientation != "hexagonal":
+    if tmx.orientation == "isometric":  # the box of the diamond (Tiled's isometric renderer)
+        return (x - y) * tw // 2 + (tmx.height - 1) * tw // 2, (x + y) * th // 2
+    if tmx.orientation not in ("hexagonal", "staggered"):
         return x * tw, y * th
-    side = int(getattr(tmx, "hexsidelength", 0) or 0)
+    side = int(getattr(tmx, "hexsidelength", 0) or 0) if tmx.orientation == "hexagonal" else 0  # staggered:
+    # Tiled's hexagonal renderer with sides of length 0
     odd = (getattr(tmx, "staggerindex", "odd") or "odd") == "odd"
     if (getattr(tmx, "staggeraxis", "y") or "y") == "x":
         col = (tw + side) // 2
@@ -33,12 +36,19 @@ def _tile_origin(tmx: Any, x: int, y: int) -> tuple[int, int]:
 
 
 def image_size(tmx: Any) -> tuple[int, int]:
+    if tmx.orientation == "isometric":
+        return (tmx.width + tmx.height) * tmx.tilewidth // 2, (tmx.width + tmx.height) * tmx.tileheight // 2
     w = max(_tile_origin(tmx, x, 0)[0] for x in range(tmx.width)) + tmx.tilewidth
     h = max(_tile_origin(tmx, x, y)[1] for x in range(min(2, tmx.width)) for y in range(tmx.height)) + tmx.tileheight
     return w, h
 
 
-def square_centre(tmx: Any, sq: XY) -> tuple[float, float]:
+def square_centre(tmx: Any, sq: XY, board: Board | None = None) -> tuple[float, float]:
+    """A square's centre in the picture; on isometric and staggered maps the board says where (a
+    staggered map's squares are not its cells)."""
+    if board is not None and board.projection:
+        cx, cy = board.screen_centers()
+        return float(cx[sq[1], sq[0]]), float(cy[sq[1], sq[0]])
     ox, oy = _tile_origin(tmx, *sq)
     return ox + tmx.tilewidth / 2, oy + tmx.tileheight / 2
 

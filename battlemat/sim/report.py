@@ -207,11 +207,11 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
     ys, xs = np.nonzero(heat)
     if len(xs):
         if tmx is not None:
-            centres = [square_centre(tmx, (int(x), int(y))) for x, y in zip(xs, ys, strict=True)]
+            centres = [square_centre(tmx, (int(x), int(y)), board) for x, y in zip(xs, ys, strict=True)]
         else:
             centres = [((x + 0.5) * tw, (y + 0.5) * tw) for x, y in zip(xs, ys, strict=True)]
         from matplotlib.collections import PatchCollection  # noqa: PLC0415 - start-up time of `battlemat simulate`
-        from matplotlib.patches import Patch, Rectangle, RegularPolygon  # noqa: PLC0415 - start-up time of `battlemat simulate`: only --report draws
+        from matplotlib.patches import Patch, Polygon, Rectangle, RegularPolygon  # noqa: PLC0415 - start-up time of `battlemat simulate`: only --report draws
 
         values = heat[ys, xs]
         th = tmx.tileheight if tmx is not None else tw
@@ -220,6 +220,9 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
             radius = min(tw, th) / 2 * 0.98
             orient = 0.0 if board.stagger_axis != "x" else np.pi / 6
             patches = [RegularPolygon(c, 6, radius=radius, orientation=orient) for c in centres]
+        elif board.projection:  # isometric and staggered maps: diamonds
+            patches = [Polygon([(c[0], c[1] - th / 2), (c[0] + tw / 2, c[1]), (c[0], c[1] + th / 2),
+                                (c[0] - tw / 2, c[1])]) for c in centres]
         else:
             patches = [Rectangle((c[0] - tw / 2, c[1] - th / 2), tw, th) for c in centres]
         sc = PatchCollection(patches, cmap=colormaps[cmap], alpha=0.7, edgecolors="none")
@@ -235,7 +238,7 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
         for i, (side, squares) in enumerate(starts.items()):
             if not squares:
                 continue
-            pts = [square_centre(tmx, sq) if tmx is not None else ((sq[0] + 0.5) * tw, (sq[1] + 0.5) * tw)
+            pts = [square_centre(tmx, sq, board) if tmx is not None else ((sq[0] + 0.5) * tw, (sq[1] + 0.5) * tw)
                    for sq in squares]
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=90, marker="o",
                        facecolors="none", edgecolors=SIDE_COLOURS[i % len(SIDE_COLOURS)], linewidths=2.2,

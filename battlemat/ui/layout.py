@@ -1,8 +1,12 @@
-"""Where each square is on the drawn map, in Tiled's map pixel space (square and hex grids).
+"""Where each square is on the drawn map, in Tiled's map pixel space (square and hex grids, and
+square grids drawn as diamonds: isometric and staggered maps).
 
-Centres come from Board.centers(), the same formula Tiled's renderers use, so tokens sit on the
-tiles Tiled drew. Picking a square under the mouse takes the nearest centre among the candidates
-around a rough guess: for regular hexes the nearest centre is the hex that contains the point.
+Centres come from Board.screen_centers(), the same formula Tiled's renderers use, so tokens sit on the
+tiles Tiled drew; every square-to-pixel question of the window (tokens, overlays, the grid, picking)
+is asked here, so the projection is in this one place. A staggered map's cells are not its squares:
+`cell_centers` says where a tile layer's cells are drawn. Picking a square under the mouse takes the
+nearest centre among the candidates around a rough guess: for regular hexes the nearest centre is the
+hex that contains the point; a diamond is found by undoing the projection.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import math
 
 import numpy as np
 
-from battlemat.core.board import Board
+from battlemat.core.board import OUTSIDE, Board
 from battlemat.core.types import XY
 
 Point = tuple[float, float]
@@ -23,7 +27,13 @@ class Layout:
         self.hex = board.grid == "hex"
         self.tw = board.tile_width & ~1 if self.hex else board.tile_width
         self.th = board.tile_height & ~1 if self.hex else board.tile_height
-        self.cx, self.cy = board.centers()
+        self.diamond = bool(board.projection)
+        self.cx, self.cy = board.screen_centers()
+        # the squares that are cells of the map (a staggered board's box holds squares outside it)
+        self._cell = np.ones((board.height, board.width), bool)
+        if OUTSIDE in board.features:
+            self._cell = board.feature != board.features.index(OUTSIDE)
+        self._cell_cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self.side = board.hex_side_length
         self.width_px, self.height_px = self._size()
         # the scale of one "square" on screen, for token sizes and line widths
@@ -32,6 +42,11 @@ class Layout:
     def _size(self) -> tuple[int, int]:
         """Map size in pixels, as Tiled computes it (hex maps overhang by half a tile)."""
         b = self.board
+        if b.projection == "isometric":
+            return (b.width + b.height) * self.tw // 2, (b.width + b.height) * self.th // 2
+        if b.projection == "staggered":  # the cells' box, as Tiled sizes a staggered map
+            cx, cy = self.cx[self._cell], self.cy[self._cell]
+            return int(cx.max() + self.tw / 2), int(cy.max() + self.th / 2)
         if not self.hex:
             return b.width * self.tw, b.height * self.th
         if b.stagger_axis == "x":
@@ -39,6 +54,23 @@ class Layout:
             return col * b.width + (self.tw - col), self.th * b.height + (self.th // 2 if b.width > 1 else 0)
         row = (self.th - self.side) // 2 + self.side
         return self.tw * b.width + (self.tw // 2 if b.height > 1 else 0), row * b.height + (self.th - row)
+
+    def cell_centers(self, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+        """Where the cells of a tile layer (`width` x `height`, the map's) are drawn: on a staggered map
+        Tiled's staggered renderer (hexes without sides) places them; elsewhere a cell is a square."""
+        b = self.board
+        if b.projection != "staggered":
+            return self.cx, self.cy
+        key = (width, height)
+        if key not in self._cell_cache:
+            self._cell_cache[key] = Board.empty(width, height, "hex", stagger_axis=b.stagger_axis,
+                                                stagger_index=b.stagger_index, tile_width=b.tile_width,
+                                                tile_height=b.tile_height, hex_side_length=0).centers()
+        return self._cell_cache[key]
+
+    def outside(self, x: int, y: int) -> bool:
+        """Whether a square of the board is outside the drawn map (a staggered board's corners)."""
+        return not self._cell[y, x]
 
     def center(self, sq: XY) -> Point:
         x, y = sq
@@ -49,6 +81,8 @@ class Layout:
         cx, cy = self.center(sq)
         left, top = cx - self.tw / 2, cy - self.th / 2
         tw, th = self.tw, self.th
+        if self.diamond:
+            return [(cx, top), (cx + tw / 2, cy), (cx, top + th), (cx - tw / 2, cy)]
         if not self.hex:
             return [(left, top), (left + tw, top), (left + tw, top + th), (left, top + th)]
         if self.board.stagger_axis == "x":
@@ -62,6 +96,11 @@ class Layout:
     def pick(self, px: float, py: float) -> XY | None:
         """The square under a map pixel, or None outside the board."""
         b = self.board
+        if self.diamond:  # the diamond holding the point: undo the projection
+            ox, oy = b.origin
+            a, d = (px - ox) / (self.tw / 2), (py - oy + self.th / 2) / (self.th / 2)
+            gx, gy = math.floor((a + d) / 2), math.floor((d - a) / 2)
+            return (gx, gy) if b.inside((gx, gy)) and not self.outside(gx, gy) else None
         if self.hex and b.stagger_axis == "x":
             col = (self.tw - self.side) // 2 + self.side
             gx, gy = int(px // col), int(py // self.th)
@@ -93,6 +132,9 @@ class Layout:
         the rows and columns that can hold such a centre are looked at (a centre is within a tile
         of x * column width, y * row height), so the cost follows the rectangle, not the map."""
         b = self.board
+        if self.diamond:  # diamonds do not line up with the picture's rows: look at every square
+            ys, xs = np.nonzero((self.cx >= x0) & (self.cx <= x1) & (self.cy >= y0) & (self.cy <= y1) & self._cell)
+            return list(zip(xs.tolist(), ys.tolist(), strict=True))
         col, row = self._pitch()
         gx0, gx1 = max(0, math.floor(x0 / col) - 2), min(b.width, math.ceil(x1 / col) + 2)
         gy0, gy1 = max(0, math.floor(y0 / row) - 2), min(b.height, math.ceil(y1 / row) + 2)

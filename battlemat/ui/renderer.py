@@ -202,6 +202,9 @@ class TileLayer:
     def __init__(self, layer: Any, layout: Layout, pictures: _TilePictures, opacity: float,
                  offset: tuple[int, int]) -> None:
         h, w = layout.board.height, layout.board.width
+        if layout.board.projection == "staggered":  # its cells are not its squares (Layout.cell_centers)
+            h, w = int(layer.height), int(layer.width)
+        self.cx, self.cy = layout.cell_centers(w, h)
         data = np.zeros((h, w), np.int64)  # cells off the board are never drawn
         rows = np.asarray(layer.data, np.int64) if len(layer.data) else np.zeros((0, 0), np.int64)
         ch, cw = min(h, rows.shape[0]), min(w, rows.shape[1] if rows.ndim == 2 else 0)
@@ -226,7 +229,7 @@ class TileLayer:
             return None
         img, ox, oy = t
         lay = self.layout
-        cx, cy = lay.center((x, y))
+        cx, cy = float(self.cx[y, x]), float(self.cy[y, x])
         left, bottom = cx - lay.tw / 2, cy + lay.th / 2
         return DrawOp(img, round(left) + ox + self.offset[0], round(bottom) - img.get_height() + oy + self.offset[1],
                       self.pictures.animation(gid, self.opacity))
@@ -238,9 +241,13 @@ class TileLayer:
         lay = self.layout
         left, right, up, down = self.reach
         half_w, half_h = lay.tw / 2, lay.th / 2
-        cells = lay.centred_in(r.left - right + half_w, r.top - down - half_h,
-                               r.right - left + half_w, r.bottom - up - half_h)
-        cells.sort(key=lambda c: (lay.center(c)[1], c[0]))
+        x0, y0, x1, y1 = r.left - right + half_w, r.top - down - half_h, r.right - left + half_w, r.bottom - up - half_h
+        if lay.board.projection == "staggered":
+            ys, xs = np.nonzero((self.cx >= x0) & (self.cx <= x1) & (self.cy >= y0) & (self.cy <= y1))
+            cells = list(zip(xs.tolist(), ys.tolist(), strict=True))
+        else:
+            cells = lay.centred_in(x0, y0, x1, y1)
+        cells.sort(key=lambda c: (float(self.cy[c[1], c[0]]), float(self.cx[c[1], c[0]])))
         out = []
         for x, y in cells:
             op = self.op(x, y)

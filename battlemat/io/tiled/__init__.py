@@ -62,6 +62,7 @@ from battlemat.io.tiled.conventions import OWN_TERRAIN, Understood
 from battlemat.io.tiled.document import Doc
 from battlemat.io.tiled.images import wrap_loader
 from battlemat.io.tiled.mapping import load_mapping_file, mapping_path, read_mapping
+from battlemat.io.tiled.projection import square_board, terrain_reader
 from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
 
 __all__ = [
@@ -78,7 +79,7 @@ Terrain = tuple[Any, str] | None
 def _reader(doc: Doc, tmx: Any, terrain: Terrain, rules: Rules | None = None) -> TerrainReader:
     """The terrain reader of a map, with the game master's mapping: the encounter's [terrain] table
     when given, else NAME.terrain.toml beside the map when it exists. Raises LoadError for a bad one."""
-    reader = TerrainReader(doc, tmx)
+    reader = terrain_reader(doc, tmx)  # objects read on the geometry the map's orientation places them on
     reader.rules = rules
     if terrain is not None:
         reader.mapping = read_mapping(terrain[0], terrain[1], "terrain.", PRESETS)
@@ -95,7 +96,7 @@ def load_map(path: str | Path, *, max_cells: int = MAX_CELLS, require_images: bo
     doc = prepare(Path(path), max_cells, require_images)
     tmx = parse_pytmx(doc, None)
     reader = _reader(doc, tmx, terrain, rules)
-    board = reader.board()
+    board = square_board(reader.board(), doc)
     if reader.errors:
         raise LoadError(reader.errors)
     return board, map_info(doc, tmx)
@@ -142,6 +143,6 @@ def survey_map(path: str | Path, *, max_cells: int = MAX_CELLS, terrain: Terrain
         reader = _reader(doc, tmx, terrain, rules)
     except LoadError as exc:
         return None, exc.problems, []
-    board = reader.board()
+    board = square_board(reader.board(), doc)
     return (None if reader.errors else board), doc.lint + reader.errors + reader.lint, reader.understood
 

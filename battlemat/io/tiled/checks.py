@@ -25,7 +25,7 @@ import numpy as np
 from battlemat.io.tiled.document import Doc, int_attr
 from battlemat.io.tiled.xmlsafe import bounded_inflate
 
-ORIENTATIONS = ("orthogonal", "hexagonal")
+ORIENTATIONS = ("orthogonal", "hexagonal", "isometric", "staggered")
 
 
 def check_map_header(doc: Doc, max_cells: int) -> None:
@@ -52,17 +52,19 @@ def check_map_header(doc: Doc, max_cells: int) -> None:
 
 
 def check_orientation(doc: Doc) -> None:
-    """Orthogonal or hexagonal (with its stagger): the grids battlemat plays."""
+    """Orthogonal, hexagonal or staggered (with its stagger) or isometric: every grid Tiled draws
+    (isometric and staggered maps play on the square grid they encode, `projection`)."""
     root = doc.root
     orientation = root.get("orientation", "orthogonal")
     if orientation not in ORIENTATIONS:
         what = {"isometric": "isometric", "staggered": "staggered (isometric)"}.get(orientation, repr(orientation))
-        raise doc.fail("map", f"{what} maps are not supported; battlemat plays orthogonal (square) and hexagonal maps",
-                       "in Tiled, Map > Map Properties > Orientation: choose Orthogonal or Hexagonal "
+        raise doc.fail("map", f"{what} maps are not supported; battlemat plays orthogonal (square), hexagonal, "
+                       "isometric and staggered maps",
+                       "in Tiled, Map > Map Properties > Orientation: choose one of those "
                        "(or make a new map with that orientation)")
-    if orientation == "hexagonal" and (root.get("staggeraxis") not in ("x", "y")
-                                       or root.get("staggerindex") not in ("odd", "even")):
-        raise doc.fail("map", "a hexagonal map needs staggeraxis x or y and staggerindex odd or even",
+    if orientation in ("hexagonal", "staggered") and (root.get("staggeraxis") not in ("x", "y")
+                                                      or root.get("staggerindex") not in ("odd", "even")):
+        raise doc.fail("map", f"a {orientation} map needs staggeraxis x or y and staggerindex odd or even",
                        "set Stagger Axis and Stagger Index in Map > Map Properties")
 
 

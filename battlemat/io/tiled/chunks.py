@@ -128,9 +128,13 @@ def _pixel_origin(doc: Doc, x0: int, y0: int, tw: int, th: int) -> tuple[float, 
     stagger index is flipped when the box starts on an odd column (axis x) or row (axis y), so the
     same hexes stay staggered."""
     root = doc.root
-    if root.get("orientation") != "hexagonal":
+    orientation = root.get("orientation")
+    if orientation == "isometric":  # its objects sit on a grid of tile-height squares (Board.centers)
+        return float(x0 * th), float(y0 * th)
+    if orientation not in ("hexagonal", "staggered"):
         return float(x0 * tw), float(y0 * th)
-    side = int_attr(root, "hexsidelength", doc, "map", 0)
+    side = int_attr(root, "hexsidelength", doc, "map", 0) if orientation == "hexagonal" else 0  # staggered: hexes
+    # without sides (Tiled's staggered renderer is its hexagonal one)
     tw, th = tw & ~1, th & ~1
     axis = root.get("staggeraxis")
     if (x0 if axis == "x" else y0) % 2:
