@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from battlemat.commands.args import dice_argument, positive_int
+from battlemat.commands.args import CALIBRATE_SAMPLES, CALIBRATE_SAMPLES_HELP, dice_argument, seed_argument
 from battlemat.core.dice import engine, engine_names
 from battlemat.sim.calibrate import (
     DEFAULT_SAMPLES,
@@ -28,9 +28,10 @@ from battlemat.sim.calibrate import (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--samples", type=positive_int, default=DEFAULT_SAMPLES, help=f"contests per cell (default {DEFAULT_SAMPLES:,})"
+        "--samples", type=CALIBRATE_SAMPLES, default=DEFAULT_SAMPLES,
+        help=f"contests per cell (default {DEFAULT_SAMPLES:,}; {CALIBRATE_SAMPLES_HELP})"
     )
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="random seed (default 0)")
     parser.add_argument("--plot", type=Path, default=None, metavar="FILE", help="also draw a PNG chart to FILE")
     parser.add_argument(
         "--engine",

@@ -21,6 +21,7 @@ from typing import Any
 
 from battlemat.commands.args import add_play_arguments
 from battlemat.core.errors import BattlematError
+from battlemat.io.outfile import writing
 from battlemat.ui.options import PlayOptions
 
 IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
@@ -307,8 +308,8 @@ class App:
     def screenshot(self, path: Path | None = None) -> Path:
         """F12: the window as PNG (in the save directory unless a path is given)."""
         target = path or self.save_dir / f"screenshot-{time.strftime('%Y%m%d-%H%M%S')}.png"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self.pygame.image.save(self.screen, str(target))
+        with writing(target, "the screenshot", "choose another file with --screenshot") as part:
+            self.pygame.image.save(self.screen, str(part))  # whole or not at all (io.outfile)
         return target
 
     def run(self) -> int:
