@@ -1,4 +1,5 @@
-"""`battlemat check FILE...`: validate maps (.tmx), encounters and lessons (.toml), listing every problem.
+"""`battlemat check FILE...`: validate maps (.tmx), encounters, rule cases and lessons (.toml), listing
+every problem.
 
 A map (.tmx, or Tiled's JSON .tmj/.json) is checked for what stops loading (unsupported features,
 bad terrain values, broken tokens) and for what loads but is probably a mistake (misspelled property
@@ -6,6 +7,7 @@ names, properties of the wrong Tiled type, missing images, terrain objects that 
 encounter is checked as `load_encounter` reads it, then its map, then the two together: characters
 off the map, on blocked squares or pits, sharing a square, and tokens that name no character.
 A lesson (.lesson.toml) is read with its encounter and played through as written (teach.tutor).
+A rule case (a .toml with a `[case]` table) is read as the case runner reads it (io.cases.load_case).
 Notes (an infinite map's board is the box of its used chunks) are printed and pass.
 Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
 """
@@ -16,6 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from battlemat.io.cases import is_case_data, load_case
 from battlemat.io.encounter import load_encounter, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.lessons import is_lesson_file, read_lesson_encounter
@@ -29,7 +32,7 @@ EXIT_PROBLEMS = 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
-                        help="maps (.tmx, .tmj), encounters (.toml) and lessons (.lesson.toml)")
+                        help="maps (.tmx, .tmj), encounters and rule cases (.toml) and lessons (.lesson.toml)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,7 +74,9 @@ def check_file(path: Path) -> list[Problem]:
             return [Problem(file, "", *why)]
         suffix = path.suffix.lower()
         if suffix == ".toml":
-            return check_lesson(path) if is_lesson_file(path) else check_encounter(path)
+            if is_lesson_file(path):
+                return check_lesson(path)
+            return check_case(path) if _is_case(path) else check_encounter(path)
         if suffix in (".tmx", ".tmj", ".json", ".tsx", ".tsj"):
             return check_map(path)
         return [Problem(file, "", f"cannot check a {suffix or 'file without extension'}",
@@ -95,6 +100,20 @@ def check_lesson(path: Path) -> list[Problem]:
     """A lesson (`NAME.lesson.toml`), its encounter, and the lesson played through as written."""
     load_lesson(path)  # raises LoadError with every problem (check_file lists them)
     return []
+
+
+def check_case(path: Path) -> list[Problem]:
+    """A rule case (an encounter with a `[case]` table, io.cases): read as `load_case` reads it, its
+    small board, start state, turns and expectations included; running it is `battlemat case`'s."""
+    load_case(path)  # raises LoadError with every problem (check_file lists them)
+    return []
+
+
+def _is_case(path: Path) -> bool:
+    try:
+        return is_case_data(read_encounter_data(path))
+    except LoadError:  # not TOML enough to say: the encounter's check reports why
+        return False
 
 
 def check_encounter(path: Path) -> list[Problem]:
