@@ -184,9 +184,9 @@ def _whole_gids(doc: Doc, tokens: list[str], place: str, width: int) -> np.ndarr
                 raise doc.fail(f"{place} square ({i % max(1, width)}, {i // max(1, width)})",
                                f"{t.strip()!r} is not a tile number", "re-save the map from Tiled") from None
     # Checked as Python ints: a number of 2^63 or more does not fit numpy's int64 (an OverflowError).
-    i = next((k for k, v in enumerate(values) if not 0 <= v < 2**32), None)
-    if i is not None:
-        v = values[i]
+    wrong = next((k for k, v in enumerate(values) if not 0 <= v < 2**32), None)
+    if wrong is not None:
+        i, v = wrong, values[wrong]
         shown = str(v) if abs(v) < 10**30 else f"a number of {len(str(abs(v)))} digits"
         raise doc.fail(f"{place} square ({i % max(1, width)}, {i // max(1, width)})",
                        f"{shown} is not a tile number: Tiled writes 32 bits, the tile's number with its flip "
