@@ -29,6 +29,7 @@ from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.io.encounter import load_encounter
 from battlemat.io.limits import MAX_WORKERS
+from battlemat.io.outfile import check_writable
 from battlemat.sim.balance import Outcome, Settings, search
 from battlemat.sim.pool import default_workers
 from battlemat.sim.variants import _close, write_variant
@@ -71,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if dest.resolve().parent != Path(path).parent:
         raise BattlematError(f"{dest}: write the balanced encounter beside the original ({Path(path).parent}), "
                              "so that its map path stays valid")
+    check_writable(dest, "the balanced encounter", "choose another file with -o")  # before the search
     out = search(enc, s)
     print_outcome(enc, s, out)
     best = out.best

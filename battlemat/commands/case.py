@@ -12,7 +12,7 @@ from pathlib import Path
 
 from battlemat.commands.args import bounded_int
 from battlemat.io.limits import MAX_TURNS
-from battlemat.io.outfile import write_file
+from battlemat.io.outfile import check_writable, write_file
 from battlemat.teach.rule_cases import record_case
 
 
@@ -25,8 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else None
-    if out is not None and out.is_dir():  # refused before the turn is replayed (the writer says the same)
-        write_file(out, "", "the rule case", "name a file with -o, e.g. cases/my_case.toml")
+    if out is not None:  # refused before the turn is replayed, as the writer would refuse it after
+        check_writable(out, "the rule case", "name a file with -o, e.g. cases/my_case.toml")
     # the map's path is written relative to the case's folder
     text = record_case(args.save, args.turn, out.parent if out else Path.cwd())
     if out is None:

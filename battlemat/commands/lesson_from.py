@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from battlemat.io.lessons import SUFFIX
-from battlemat.io.outfile import write_file
+from battlemat.io.outfile import check_writable, write_file
 from battlemat.teach.lesson_from import lesson_text
 from battlemat.teach.tutor import load_lesson
 
@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else Path(args.save).with_suffix("").with_suffix(SUFFIX)
+    check_writable(out, "the lesson", "choose another place with -o")  # before the turns are replayed
     text = lesson_text(args.save, out.parent)
     write_file(out, text, "the lesson", "choose another place with -o")
     lesson = load_lesson(out)  # it plays as written, or the message says where it does not

@@ -58,6 +58,19 @@ def writing(path: str | Path, what: str, fix: str = "choose another place", keep
             tmp.unlink(missing_ok=True)
 
 
+def check_writable(path: str | Path, what: str, fix: str = "choose another place") -> None:
+    """Refuse now (LoadError) a target that `write_file` would refuse for its place: a folder, a folder
+    that cannot be made, a place not writable. Commands call it before long work (a search, a replay)."""
+    target = Path(path)
+    _check_target(target, what, fix)
+    try:  # a temporary file made and removed: the target itself is not touched
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
+    except OSError as exc:
+        raise _refusal(target, exc, what, fix) from None
+    os.close(fd)
+    Path(name).unlink(missing_ok=True)
+
+
 def _check_target(target: Path, what: str, fix: str) -> None:
     """Refuse a target that is a folder, and make its folder (a refusal names why it cannot)."""
     if target.is_dir():
