@@ -340,5 +340,6 @@ def test_ctrl_c_with_a_report_writes_report_json_first_and_a_second_keeps_it(tmp
         pngs = sorted((tmp_path / "out").glob("*.png"))
         assert all(p.stat().st_mtime >= report.stat().st_mtime for p in pngs), "a figure came before report.json"
         assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")], "a half file was left"
+        assert "written; drawing the figures (Ctrl+C again to skip them" in sim.stderr, sim.stderr
         if signals == 1:
             assert (tmp_path / "out" / "win_rates.png").is_file()

@@ -127,9 +127,16 @@ def run(args: argparse.Namespace) -> int:
         print_sweep(sweep_styles(Batch(path, args.runs, seed, dice, args.max_turns), enc, workers))
     if args.report:
         out = Path(args.report)
-        files = write_report(enc, summary, out, Path(path))
+        files = write_report(enc, summary, out, Path(path), _numbers_written if stop is not None else None)
         print(f"\nreport: {', '.join(str(f) for f in files)}")
     return status
+
+
+def _numbers_written(report: Path) -> None:
+    """After a Ctrl+C the numbers are saved at once; the figures follow, and a second Ctrl+C skips
+    them (battlemat.sim.report keeps report.json and every figure already written, each whole)."""
+    print(f"battlemat: {report} written; drawing the figures (Ctrl+C again to skip them: "
+          "what is written is kept)", file=sys.stderr, flush=True)
 
 
 def print_summary(s: object) -> None:
@@ -281,10 +288,10 @@ def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed:
         print_variants(enc, groups[0], rows)
     if args.report:
         out = Path(args.report)
-        files = write_report(enc, summary, out, Path(path))
-        vfile = out / "variants.json"
+        vfile = out / "variants.json"  # the numbers first, as report.json (write_report)
         write_file(vfile, json.dumps([{"variant": t, "sides": [p.__dict__ for p in ps]} for t, ps in rows], indent=2),
                    "the variants' numbers", "choose another --report folder")
+        files = write_report(enc, summary, out, Path(path), _numbers_written if stop is not None else None)
         print(f"\nreport: {', '.join(str(f) for f in [*files, vfile])}")
     return status
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,11 +58,15 @@ def _save(fig, path: Path) -> Path:  # type: ignore[no-untyped-def]
     return path
 
 
-def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | None = None) -> list[Path]:
+def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | None = None,
+                 numbers_written: Callable[[Path], None] | None = None) -> list[Path]:
     """report.json first (every number, in a moment), then the figures one by one: a stop while they
-    are drawn (a second Ctrl+C) keeps report.json and every figure already written, each whole."""
+    are drawn (a second Ctrl+C) keeps report.json and every figure already written, each whole.
+    `numbers_written` is told where report.json is before the first figure is drawn."""
     report = write_file(out / "report.json", json.dumps(s.to_json(), indent=2), "the report",
                         "choose another --report folder")
+    if numbers_written is not None:
+        numbers_written(report)
     files: list[Path] = []
     if s.runs:
         files += [_win_rates(s, out / "win_rates.png"), _turns(s, out / "turns.png"),
