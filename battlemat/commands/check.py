@@ -15,6 +15,7 @@ Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -22,9 +23,10 @@ from battlemat.io.cases import is_case_data, load_case
 from battlemat.io.encounter import load_encounter, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.lessons import is_lesson_file, read_lesson_encounter
+from battlemat.io.limits import MAX_ENCOUNTER_BYTES
 from battlemat.io.maps import placement_problems, token_problems
 from battlemat.io.tiled import lint_map
-from battlemat.io.userfile import why_unreadable
+from battlemat.io.userfile import read_user_text, why_unreadable
 from battlemat.teach.tutor import load_lesson
 
 EXIT_PROBLEMS = 2
@@ -109,9 +111,15 @@ def check_case(path: Path) -> list[Problem]:
     return []
 
 
+_CASE_HEADER = re.compile(r"^[ \t]*\[[ \t]*case[ \t]*\]", re.MULTILINE)
+
+
 def _is_case(path: Path) -> bool:
+    """Whether the file is a rule case (a `[case]` table): its text is searched for the header first,
+    so an encounter (the common file, up to 1 MB) is not parsed once more to be told apart."""
     try:
-        return is_case_data(read_encounter_data(path))
+        text = read_user_text(path, MAX_ENCOUNTER_BYTES, "encounter", "check that this is the right file")
+        return _CASE_HEADER.search(text) is not None and is_case_data(read_encounter_data(path))
     except LoadError:  # not TOML enough to say: the encounter's check reports why
         return False
 
