@@ -86,7 +86,7 @@ def test_autosave_is_atomic_a_failed_write_keeps_the_old_file(tmp_path: Path, mo
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(LoadError, match="disk full"):  # the writer's refusal (io.outfile), not an OSError
         s.resolve()
     assert auto.read_bytes() == before  # the previous autosave is intact
     assert [p.name for p in tmp_path.iterdir()] == ["autosave.json"]  # no temp file left behind

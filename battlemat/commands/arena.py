@@ -7,28 +7,33 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from battlemat.core.dice import engine_names
-from battlemat.core.errors import BattlematError
+from battlemat.commands.args import (
+    RUNS,
+    RUNS_HELP,
+    TURNS,
+    TURNS_HELP,
+    WORKERS,
+    WORKERS_HELP,
+    dice_argument,
+    seed_argument,
+)
 from battlemat.io.encounter import load_encounter
 from battlemat.sim.arena import arena, format_table
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("encounter", help="encounter .toml file")
-    p.add_argument("--runs", type=int, default=100, help="combats per side and baseline (default 100)")
-    p.add_argument("--seed", type=int, default=None, help="batch seed (default: the encounter's seed)")
-    p.add_argument("--dice", default=None, help="dice engine (default: the encounter's)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (the numbers are the same whatever it is)")
-    p.add_argument("--max-turns", type=int, default=30, help="stop a combat after this many turns (default 30)")
+    p.add_argument("--runs", type=RUNS, default=100, help=f"combats per side and baseline (default 100; {RUNS_HELP})")
+    p.add_argument("--seed", type=seed_argument, default=None, help="batch seed (default: the encounter's seed)")
+    p.add_argument("--dice", type=dice_argument, default=None, help="dice engine (default: the encounter's)")
+    p.add_argument("--workers", type=WORKERS, default=1, help=f"worker processes (default 1; {WORKERS_HELP})")
+    p.add_argument("--max-turns", type=TURNS, default=30,
+                   help=f"stop a combat after this many turns (default 30; {TURNS_HELP})")
     p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="play on a Dask cluster at ADDRESS (the numbers are the same)")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.runs < 1 or args.workers < 1 or args.max_turns < 1:
-        raise BattlematError("--runs, --workers and --max-turns must be at least 1")
-    if args.dice is not None and args.dice not in engine_names():
-        raise BattlematError(f"unknown dice {args.dice!r}; use one of: {', '.join(engine_names())}")
     path = str(Path(args.encounter).resolve())
     enc = load_encounter(path)
     seed = enc.seed if args.seed is None else args.seed

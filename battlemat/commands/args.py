@@ -11,7 +11,17 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from battlemat.io.limits import MAX_FRAMES, MAX_SEED, MAX_WINDOW
+from battlemat.io.limits import (
+    MAX_BALANCE_DEPTH,
+    MAX_CALIBRATE_SAMPLES,
+    MAX_FRAMES,
+    MAX_PREDICT_SAMPLES,
+    MAX_RUNS,
+    MAX_SEED,
+    MAX_TURN_CAP,
+    MAX_WINDOW,
+    MAX_WORKERS,
+)
 from battlemat.io.names import dice_problem
 
 EXIT_BAD_INPUT = 2
@@ -47,15 +57,39 @@ def seed_argument(text: str) -> int:
     return bounded_int(-MAX_SEED, MAX_SEED, "a seed is a 64-bit whole number")(text)
 
 
-def positive_int(text: str) -> int:
-    """argparse type of a count that must be 1 or more (`calibrate --samples`)."""
+# -- one bounded type per kind of number a command takes (limits and reasons: battlemat.io.limits) ---
+# Each is (argparse type, the words `--help` shows): every command that takes the number uses both.
+RUNS = bounded_int(1, MAX_RUNS, "each finished run's result is kept for the statistics")
+RUNS_HELP = f"1 to {MAX_RUNS:,}: each finished run's result is kept for the statistics"
+WORKERS = bounded_int(1, MAX_WORKERS, "each worker is a process with its own engine and map; "
+                                      "more than the cores only wait")
+WORKERS_HELP = (f"1 to {MAX_WORKERS}: each worker is a process with its own engine and map, "
+                "more than the cores only wait; the numbers are the same whatever it is")
+TURNS = bounded_int(1, MAX_TURN_CAP, "a stalemate plays every run to the cap")
+TURNS_HELP = f"1 to {MAX_TURN_CAP}: a stalemate plays every run to the cap"
+CALIBRATE_SAMPLES = bounded_int(1, MAX_CALIBRATE_SAMPLES, "each cell holds its samples in memory")
+CALIBRATE_SAMPLES_HELP = f"1 to {MAX_CALIBRATE_SAMPLES:,}: each cell holds its samples in memory (about 50 bytes each)"
+PREDICT_SAMPLES = bounded_int(1, MAX_PREDICT_SAMPLES, "each sample resolves the whole turn")
+PREDICT_SAMPLES_HELP = f"1 to {MAX_PREDICT_SAMPLES:,}: each sample resolves the whole turn"
+DEPTH = bounded_int(1, MAX_BALANCE_DEPTH, "each depth screens every change again")
+DEPTH_HELP = f"1 to {MAX_BALANCE_DEPTH}: each depth screens every change again"
+
+
+def target_argument(text: str) -> float:
+    """argparse type of `balance --target`: a win rate strictly between 0 and 1 (both excluded: no
+    change makes a side certain to win or to lose, and a 95% interval never reaches 0 or 1 exactly)."""
     try:
-        value = int(text)
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if not 0.0 < value < 1.0:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"{text[:40]} is not a win rate strictly between 0 and 1. "
+                                         "Fix: use e.g. 0.5 (0 and 1 themselves are excluded)")
     return value
+
+
+TARGET_HELP = ("the win rate wanted, strictly between 0 and 1 (0 and 1 excluded; default 0.5); a variant "
+               "reaches it when the target lies inside its 95%% interval, both ends included")
 
 
 def size_argument(text: str) -> str:

@@ -11,10 +11,25 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from battlemat.core.dice import engine_names
+from battlemat.commands.args import (
+    DEPTH,
+    DEPTH_HELP,
+    RUNS,
+    RUNS_HELP,
+    TARGET_HELP,
+    TURNS,
+    TURNS_HELP,
+    WORKERS,
+    WORKERS_HELP,
+    dice_argument,
+    seed_argument,
+    target_argument,
+)
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.io.encounter import load_encounter
+from battlemat.io.limits import MAX_WORKERS
+from battlemat.io.outfile import check_writable
 from battlemat.sim.balance import Outcome, Settings, search
 from battlemat.sim.pool import default_workers
 from battlemat.sim.variants import _close, write_variant
@@ -23,14 +38,18 @@ from battlemat.sim.variants import _close, write_variant
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("encounter", help="encounter .toml file")
     p.add_argument("--side", required=True, help="the side whose win rate should reach the target")
-    p.add_argument("--target", type=float, default=0.5, help="the win rate wanted, 0..1 (default 0.5)")
-    p.add_argument("--runs", type=int, default=200,
-                   help="runs that confirm the finalists and the base (default 200; screening uses fewer)")
-    p.add_argument("--seed", type=int, default=None, help="batch seed (default: the encounter's seed)")
-    p.add_argument("--dice", default=None, help="dice engine (default: the encounter's)")
-    p.add_argument("--max-turns", type=int, default=30, help="stop a combat after this many turns (default 30)")
-    p.add_argument("--depth", type=int, default=2, help="at most this many changes combined (default 2)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    p.add_argument("--target", type=target_argument, default=0.5, help=TARGET_HELP)
+    p.add_argument("--runs", type=RUNS, default=200,
+                   help=f"runs that confirm the finalists and the base (default 200; screening uses fewer; "
+                        f"at least 10; {RUNS_HELP})")
+    p.add_argument("--seed", type=seed_argument, default=None, help="batch seed (default: the encounter's seed)")
+    p.add_argument("--dice", type=dice_argument, default=None, help="dice engine (default: the encounter's)")
+    p.add_argument("--max-turns", type=TURNS, default=30,
+                   help=f"stop a combat after this many turns (default 30; {TURNS_HELP})")
+    p.add_argument("--depth", type=DEPTH, default=2,
+                   help=f"at most this many changes combined (default 2; {DEPTH_HELP})")
+    p.add_argument("--workers", type=WORKERS, default=None,
+                   help=f"worker processes (default: one per core; {WORKERS_HELP})")
     p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("-o", "--out", default=None,
@@ -39,28 +58,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0.0 < args.target < 1.0:
-        raise BattlematError(f"--target must be a win rate between 0 and 1, found {args.target}")
     if args.runs < 10:
         raise BattlematError("--runs must be at least 10")
-    if args.depth < 1:
-        raise BattlematError("--depth must be at least 1")
-    if args.dice is not None and args.dice not in engine_names():
-        raise BattlematError(f"unknown dice {args.dice!r}; use one of: {', '.join(engine_names())}")
     path = str(Path(args.encounter).resolve())
     enc = load_encounter(path)
     if args.side not in enc.sides:
         raise BattlematError(f"no side {args.side!r}{_close(args.side, enc.sides)}; the sides are: "
                              f"{', '.join(enc.sides)}")
-    workers = args.workers if args.workers is not None else default_workers(10_000)
-    if workers < 1:
-        raise BattlematError("--workers must be at least 1")
+    workers = args.workers if args.workers is not None else min(MAX_WORKERS, default_workers(10_000))
     s = Settings(path, args.side, args.target, args.runs, enc.seed if args.seed is None else args.seed,
                  args.dice or enc.dice, args.max_turns, args.depth, workers, args.dask_scheduler, args.quiet)
     dest = Path(args.out) if args.out else Path(path).with_suffix(".balanced.toml")
     if dest.resolve().parent != Path(path).parent:
         raise BattlematError(f"{dest}: write the balanced encounter beside the original ({Path(path).parent}), "
                              "so that its map path stays valid")
+    check_writable(dest, "the balanced encounter", "choose another file with -o")  # before the search
     out = search(enc, s)
     print_outcome(enc, s, out)
     best = out.best

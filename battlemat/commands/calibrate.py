@@ -10,8 +10,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from battlemat.commands.args import dice_argument, positive_int
+from battlemat.commands.args import CALIBRATE_SAMPLES, CALIBRATE_SAMPLES_HELP, dice_argument, seed_argument
 from battlemat.core.dice import engine, engine_names
+from battlemat.io.errors import LoadError
+from battlemat.io.outfile import check_writable
 from battlemat.sim.calibrate import (
     DEFAULT_SAMPLES,
     TUNE_SAMPLES,
@@ -28,9 +30,10 @@ from battlemat.sim.calibrate import (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--samples", type=positive_int, default=DEFAULT_SAMPLES, help=f"contests per cell (default {DEFAULT_SAMPLES:,})"
+        "--samples", type=CALIBRATE_SAMPLES, default=DEFAULT_SAMPLES,
+        help=f"contests per cell (default {DEFAULT_SAMPLES:,}; {CALIBRATE_SAMPLES_HELP})"
     )
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="random seed (default 0)")
     parser.add_argument("--plot", type=Path, default=None, metavar="FILE", help="also draw a PNG chart to FILE")
     parser.add_argument(
         "--engine",
@@ -51,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     out, err = Console(), Console(stderr=True)
     names = ordered(args.engine or engine_names())  # each --engine is a known one (dice_argument)
+    if args.plot is not None:
+        try:  # before the contests: a chart that cannot be written fails now (io.outfile)
+            check_writable(args.plot, "the chart", "choose another file with --plot")
+        except LoadError as exc:
+            err.print(str(exc), highlight=False, soft_wrap=True)
+            return 2
     if args.tune:
         return _run_tune(names, args.samples, args.seed, out)
     cals = [calibrate(n, args.samples, args.seed) for n in names]
@@ -65,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
         except ModuleNotFoundError as exc:
             err.print(f"--plot needs matplotlib ({exc.name} is missing): pip install 'battlemat[lab]'")
             return 2
-        except OSError as exc:
-            err.print(f"cannot write the chart to {args.plot}: {exc.strerror or exc}")
+        except LoadError as exc:  # the writer's refusal: a full disk, a folder, a place not writable
+            err.print(str(exc), highlight=False, soft_wrap=True)
             return 2
         out.print(f"chart written to {args.plot}", soft_wrap=True)
     return 0

@@ -15,6 +15,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from battlemat.commands.args import bounded_int
+from battlemat.io.limits import MAX_TURNS
+from battlemat.io.outfile import check_writable, write_file
 from battlemat.teach.rule_cases import record_case, run_files
 
 EXIT_USAGE = 2
@@ -22,7 +25,8 @@ EXIT_USAGE = 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("save", nargs="?", default=None, help="a saved game (.json) to record a case from")
-    parser.add_argument("--turn", type=int, default=None, help="the turn to record (1 = the first)")
+    parser.add_argument("--turn", type=bounded_int(1, MAX_TURNS, "a save holds at most that many turns"), default=None,
+                        help=f"the turn to record (1 = the first; at most {MAX_TURNS}, the turns a save holds)")
     parser.add_argument("-o", "--output", default=None, help="write the case here (default: print it)")
     parser.add_argument("--run", nargs="+", metavar="FILE", default=None,
                         help="play these rule cases (cases/*.toml) and report each wrong outcome; exit 1 if any")
@@ -42,12 +46,13 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     out = Path(args.output) if args.output else None
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)  # the map's path is written relative to it
+    if out is not None:  # refused before the turn is replayed, as the writer would refuse it after
+        check_writable(out, "the rule case", "name a file with -o, e.g. cases/my_case.toml")
+    # the map's path is written relative to the case's folder
     text = record_case(args.save, args.turn, out.parent if out else Path.cwd())
     if out is None:
         sys.stdout.write(text)
         return 0
-    out.write_text(text, encoding="utf-8")
+    write_file(out, text, "the rule case", "name another file with -o")
     print(f"wrote {out}: check its expected outcome by hand", file=sys.stderr)
     return 0

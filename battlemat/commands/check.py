@@ -1,4 +1,5 @@
-"""`battlemat check FILE...`: validate maps (.tmx), encounters and lessons (.toml), listing every problem.
+"""`battlemat check FILE...`: validate maps (.tmx), encounters, rule cases and lessons (.toml), listing
+every problem.
 
 A map (.tmx, or Tiled's JSON .tmj/.json) is checked for what stops loading (unsupported features,
 bad terrain values, broken tokens) and for what loads but is probably a mistake (misspelled property
@@ -6,6 +7,7 @@ names, properties of the wrong Tiled type, missing images, terrain objects that 
 encounter is checked as `load_encounter` reads it, then its map, then the two together: characters
 off the map, on blocked squares or pits, sharing a square, and tokens that name no character.
 A lesson (.lesson.toml) is read with its encounter and played through as written (teach.tutor).
+A rule case (a .toml with a `[case]` table) is read as the case runner reads it (io.cases.load_case).
 Notes (an infinite map's board is the box of its used chunks) are printed and pass; so are the lines
 that say what terrain battlemat understood and where it came from (battlemat's own properties, a
 convention, the game master's mapping). A map that marks no walls, no pits and no difficult ground
@@ -17,16 +19,19 @@ Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 from battlemat.core.board import Board
+from battlemat.io.cases import is_case_data, load_case
 from battlemat.io.encounter import load_encounter, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.lessons import is_lesson_file
+from battlemat.io.limits import MAX_ENCOUNTER_BYTES
 from battlemat.io.maps import placement_problems, token_problems
 from battlemat.io.tiled import OWN_TERRAIN, Understood, lint_map, mapping_path, survey_map
-from battlemat.io.userfile import why_unreadable
+from battlemat.io.userfile import read_user_text, why_unreadable
 from battlemat.teach.tutor import load_lesson
 
 EXIT_PROBLEMS = 2
@@ -34,7 +39,7 @@ EXIT_PROBLEMS = 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
-                        help="maps (.tmx, .tmj), encounters (.toml) and lessons (.lesson.toml)")
+                        help="maps (.tmx, .tmj), encounters and rule cases (.toml) and lessons (.lesson.toml)")
     parser.add_argument("--picture", metavar="OUT.png", default=None,
                         help="draw the (first) map with the terrain battlemat understood over it")
 
@@ -80,7 +85,9 @@ def check_file(path: Path) -> list[Problem]:
             return [Problem(file, "", *why)]
         suffix = path.suffix.lower()
         if suffix == ".toml":
-            return check_lesson(path) if is_lesson_file(path) else check_encounter(path)
+            if is_lesson_file(path):
+                return check_lesson(path)
+            return check_case(path) if _is_case(path) else check_encounter(path)
         if suffix in (".tmx", ".tmj", ".json", ".tsx", ".tsj"):
             return check_map(path)
         return [Problem(file, "", f"cannot check a {suffix or 'file without extension'}",
@@ -158,6 +165,26 @@ def check_lesson(path: Path) -> list[Problem]:
     """A lesson (`NAME.lesson.toml`), its encounter, and the lesson played through as written."""
     load_lesson(path)  # raises LoadError with every problem (check_file lists them)
     return []
+
+
+def check_case(path: Path) -> list[Problem]:
+    """A rule case (an encounter with a `[case]` table, io.cases): read as `load_case` reads it, its
+    small board, start state, turns and expectations included; running it is `battlemat case`'s."""
+    load_case(path)  # raises LoadError with every problem (check_file lists them)
+    return []
+
+
+_CASE_HEADER = re.compile(r"^[ \t]*\[[ \t]*case[ \t]*\]", re.MULTILINE)
+
+
+def _is_case(path: Path) -> bool:
+    """Whether the file is a rule case (a `[case]` table): its text is searched for the header first,
+    so an encounter (the common file, up to 1 MB) is not parsed once more to be told apart."""
+    try:
+        text = read_user_text(path, MAX_ENCOUNTER_BYTES, "encounter", "check that this is the right file")
+        return _CASE_HEADER.search(text) is not None and is_case_data(read_encounter_data(path))
+    except LoadError:  # not TOML enough to say: the encounter's check reports why
+        return False
 
 
 def check_encounter(path: Path) -> list[Problem]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from battlemat.io.errors import LoadError
 from battlemat.io.lessons import SUFFIX
+from battlemat.io.outfile import check_writable, write_file
 from battlemat.teach.lesson_from import lesson_text
 from battlemat.teach.tutor import load_lesson
 
@@ -23,13 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else Path(args.save).with_suffix("").with_suffix(SUFFIX)
+    check_writable(out, "the lesson", "choose another place with -o")  # before the turns are replayed
     text = lesson_text(args.save, out.parent)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise LoadError.one(str(out), "", f"cannot write the lesson ({exc.strerror or exc})",
-                            "choose another place with -o") from None
+    write_file(out, text, "the lesson", "choose another place with -o")
     lesson = load_lesson(out)  # it plays as written, or the message says where it does not
     print(f"wrote {out}: {len(lesson.steps)} steps; replace the placeholder words, keep the pointers that "
           f"teach, then `battlemat learn {out}`")

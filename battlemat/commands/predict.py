@@ -14,8 +14,7 @@ import argparse
 import json
 from typing import Any
 
-from battlemat.commands.args import fail
-from battlemat.core.dice import engine_names
+from battlemat.commands.args import PREDICT_SAMPLES, PREDICT_SAMPLES_HELP, dice_argument, fail, seed_argument
 from battlemat.core.match import Match
 from battlemat.io.encounter import load_encounter
 from battlemat.io.saves import read_save
@@ -26,11 +25,11 @@ from battlemat.predict import DICE_SAMPLES, Question, TurnPrediction, guessed_wo
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("encounter", help="encounter .toml file")
     p.add_argument("--load", metavar="SAVE", default=None, help="predict the turn after a saved game's last turn")
-    p.add_argument("--samples", type=int, default=None, metavar="N",
+    p.add_argument("--samples", type=PREDICT_SAMPLES, default=None, metavar="N",
                    help=f"turns to sample (default: 1 diceless, {DICE_SAMPLES} with dice); exact when diceless "
-                        "with every intent known")
-    p.add_argument("--seed", type=int, default=None, help="seed of the samples (default: the match's seed)")
-    p.add_argument("--dice", default=None, help="override the dice engine")
+                        f"with every intent known; {PREDICT_SAMPLES_HELP}")
+    p.add_argument("--seed", type=seed_argument, default=None, help="seed of the samples (default: the match's seed)")
+    p.add_argument("--dice", type=dice_argument, default=None, help="override the dice engine")
     p.add_argument("--side", action="append", default=None, metavar="SIDE",
                    help="a side the players control: its undeclared characters stay idle (default: the first side)")
     p.add_argument("--all-ai", action="store_true", help="the AI declares for the players' idle characters too")
@@ -55,10 +54,6 @@ def _match(args: argparse.Namespace) -> tuple[Match, tuple[str, ...], bool]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.dice is not None and args.dice not in engine_names():
-        return _fail(f"unknown dice engine {args.dice!r}; known: {', '.join(engine_names())}")
-    if args.samples is not None and args.samples < 1:
-        return _fail(f"--samples must be 1 or more, not {args.samples}")
     m, sides, scripted = _match(args)
     enc = m.encounter
     sides = sides or enc.sides[:1]

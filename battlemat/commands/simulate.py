@@ -23,12 +23,22 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from battlemat.commands.args import dice_argument, seed_argument
+from battlemat.commands.args import (
+    RUNS,
+    RUNS_HELP,
+    TURNS,
+    TURNS_HELP,
+    WORKERS,
+    WORKERS_HELP,
+    dice_argument,
+    seed_argument,
+)
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.interrupt import stopped
 from battlemat.io.encounter import load_encounter
 from battlemat.io.limits import MAX_WORKERS
+from battlemat.io.outfile import write_file
 from battlemat.labels import labels_by_id
 from battlemat.sim.pool import Batch, Interrupted, default_workers, run_batch
 from battlemat.sim.progress import play_batches
@@ -43,13 +53,14 @@ from battlemat.sim.variants import Paired, build_variant, paired, parse_variant
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("encounter", help="encounter .toml file")
-    p.add_argument("--runs", type=int, default=200, help="number of combats to play (default 200)")
+    p.add_argument("--runs", type=RUNS, default=200, help=f"number of combats to play (default 200; {RUNS_HELP})")
     p.add_argument("--seed", type=seed_argument, default=None, help="batch seed (default: the encounter's seed)")
     p.add_argument("--dice", type=dice_argument, default=None, help="dice engine (default: the encounter's)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="worker processes on this machine (default: one per core from 100 runs up, else 1; "
-                        "the numbers are the same whatever it is)")
-    p.add_argument("--max-turns", type=int, default=30, help="stop a combat after this many turns (default 30)")
+    p.add_argument("--workers", type=WORKERS, default=None,
+                   help=f"worker processes on this machine (default: one per core from 100 runs up, else 1; "
+                        f"{WORKERS_HELP})")
+    p.add_argument("--max-turns", type=TURNS, default=30,
+                   help=f"stop a combat after this many turns (default 30; {TURNS_HELP})")
     p.add_argument("--report", metavar="DIR", default=None,
                    help="write PNG figures, report.json and the typical and worst runs as replays here")
     p.add_argument("--replays", metavar="DIR", default=None,
@@ -66,14 +77,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.runs < 1:
-        raise BattlematError("--runs must be at least 1")
-    workers = default_workers(args.runs) if args.workers is None else args.workers
-    if not 1 <= workers <= MAX_WORKERS:
-        raise BattlematError(f"--workers {workers} is out of bounds (each worker is a process with its own engine; "
-                             f"more than the cores only wait). Fix: use 1 to {MAX_WORKERS}")
-    if args.max_turns < 1:
-        raise BattlematError("--max-turns must be at least 1")
+    workers = min(MAX_WORKERS, default_workers(args.runs)) if args.workers is None else args.workers
     if args.report:  # before the batch: a report folder that cannot be made fails now, not after the runs
         try:
             Path(args.report).mkdir(parents=True, exist_ok=True)
@@ -123,9 +127,16 @@ def run(args: argparse.Namespace) -> int:
         print_sweep(sweep_styles(Batch(path, args.runs, seed, dice, args.max_turns), enc, workers))
     if args.report:
         out = Path(args.report)
-        files = write_report(enc, summary, out, Path(path))
+        files = write_report(enc, summary, out, Path(path), _numbers_written if stop is not None else None)
         print(f"\nreport: {', '.join(str(f) for f in files)}")
     return status
+
+
+def _numbers_written(report: Path) -> None:
+    """After a Ctrl+C the numbers are saved at once; the figures follow, and a second Ctrl+C skips
+    them (battlemat.sim.report keeps report.json and every figure already written, each whole)."""
+    print(f"battlemat: {report} written; drawing the figures (Ctrl+C again to skip them: "
+          "what is written is kept)", file=sys.stderr, flush=True)
 
 
 def print_summary(s: object) -> None:
@@ -277,9 +288,10 @@ def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed:
         print_variants(enc, groups[0], rows)
     if args.report:
         out = Path(args.report)
-        files = write_report(enc, summary, out, Path(path))
-        vfile = out / "variants.json"
-        vfile.write_text(json.dumps([{"variant": t, "sides": [p.__dict__ for p in ps]} for t, ps in rows], indent=2))
+        vfile = out / "variants.json"  # the numbers first, as report.json (write_report)
+        write_file(vfile, json.dumps([{"variant": t, "sides": [p.__dict__ for p in ps]} for t, ps in rows], indent=2),
+                   "the variants' numbers", "choose another --report folder")
+        files = write_report(enc, summary, out, Path(path), _numbers_written if stop is not None else None)
         print(f"\nreport: {', '.join(str(f) for f in [*files, vfile])}")
     return status
 

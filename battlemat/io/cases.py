@@ -25,7 +25,6 @@ Every mistake is reported with the file, the place and the fix (`LoadError`), as
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,9 +40,11 @@ from battlemat.core.types import CharId
 from battlemat.io.encounter import parse_encounter
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.inline_map import read_board
+from battlemat.io.limits import MAX_ENCOUNTER_BYTES
 from battlemat.io.maps import attach_map, place_characters, placement_problems
 from battlemat.io.rules_file import load_rules
 from battlemat.io.toml_write import relative_path, toml_key, toml_value
+from battlemat.io.userfile import read_user_data
 
 CASE_TABLES = ("case", "map", "start", "sheet")  # the tables a case adds to the encounter format
 CHAR_FIELDS = ("at", "minor", "major", "losses", "defeated", "fled", "held_by", "advantages")
@@ -105,16 +106,14 @@ class Case:
 def load_case(path: str | Path) -> Case:
     """Read and check a case file (and its map). Raises LoadError listing every problem found."""
     path = Path(path)
-    file = str(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LoadError.one(file, "", "file not found", "check the path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError.one(file, "", f"cannot read the file ({exc})", "save it as UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise LoadError.one(file, "", f"not valid TOML: {exc}", "fix the syntax at that line and column") from None
-    return parse_case(data, file, path.parent, path.stem)
+    data = read_user_data(path, MAX_ENCOUNTER_BYTES, "rule case",  # bounded as an encounter is (io.userfile)
+                          "a rule case needs a few KB: split it, or check that this is the right file", "toml")
+    return parse_case(data, str(path), path.parent, path.stem)
+
+
+def is_case_data(data: Mapping[str, Any]) -> bool:
+    """Whether parsed TOML is a rule case: an encounter with a `[case]` table."""
+    return isinstance(data.get("case"), dict)
 
 
 def parse_case(data: Mapping[str, Any], file: str, base_dir: Path, name: str = "") -> Case:

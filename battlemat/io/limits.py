@@ -88,5 +88,22 @@ MAX_RULES_LIST = 100  # values in a list override (group_table, aggressive_skill
 # `simulate --workers N`: each worker is a process holding its own engine, compiled search and map
 # (100-300 MB each), and more workers than cores only queue; 64 is far past any machine's use.
 MAX_WORKERS = 64
+# `--runs N` (simulate, arena, balance): every finished run's result (a few KB: each character's
+# fate, the squares of its defeats and stops, its skills) is kept for the statistics and the report,
+# so 100,000 runs hold some hundreds of MB; they give a win rate to +-0.3%, past any question a
+# batch answers. Runs are streamed to the workers, never listed up front (sim.pool).
+MAX_RUNS = 100_000
+# `--max-turns N`: a stalemate plays to the cap in every run, and a turn of NPC decisions on a large
+# map with many characters takes a second (MAX_TURNS above), so the cap is the turns a save may hold.
+MAX_TURN_CAP = 500
+# `calibrate --samples N`: each cell of an engine's table draws its N contests as numpy arrays
+# (about 50 bytes a sample): 2 million is about 100 MB and a few seconds a cell.
+MAX_CALIBRATE_SAMPLES = 2_000_000
+# `predict --samples N`: each sample resolves the whole turn (AI and resolver, up to a second on a
+# large map): 1,000 samples tell the spread of losses to a few percent.
+MAX_PREDICT_SAMPLES = 1_000
+# `balance --depth N`: every depth screens all the small changes again on top of the best so far;
+# three changes combined is already a different encounter.
+MAX_BALANCE_DEPTH = 3
 MAX_FRAMES = 1000  # `play --screenshot --frames N`: a frame takes 10-100 ms, so at most about a minute
 MAX_WINDOW = (7680, 4320)  # `play --size`: an 8K display; pygame cannot scale far beyond (a 4-byte pixel each)

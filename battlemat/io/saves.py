@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -34,6 +33,7 @@ from battlemat.core.rating import Modifier
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_CELLS, MAX_CHARACTERS, MAX_SAVE_BYTES, MAX_SEED, MAX_TURNS
 from battlemat.io.names import dice_problem, shown, unknown_name
+from battlemat.io.outfile import TEMP_SUFFIX, write_file
 from battlemat.io.rules_file import load_rules
 from battlemat.io.userfile import read_user_data, why_unreadable
 
@@ -204,24 +204,11 @@ def write_save(save: Save, path: str | Path) -> Path:
     the save (`Save.placed_at`)."""
     path = Path(path)
     save = save.placed_at(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
-    replaced = False
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(save_to_json(save))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        replaced = True
-    finally:
-        if not replaced:
-            Path(tmp).unlink(missing_ok=True)
-    return path
+    if path.parent.is_dir():
+        remove_stale_temps(path)
+    return write_file(path, save_to_json(save), "the save", "choose another place to save")
 
 
-TEMP_SUFFIX = ".tmp"
 # A write takes milliseconds; a temp file this old was left by a write that was killed. Younger ones
 # may belong to a write in progress (another window saving to the same file) and are left alone.
 STALE_TEMP_SECONDS = 60.0

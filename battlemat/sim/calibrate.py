@@ -35,6 +35,7 @@ from rich.table import Table
 
 from battlemat.core.dice import DiceEngine, Diceless, SumDice, engine
 from battlemat.core.rating import Modifier, Rating
+from battlemat.io.outfile import writing
 
 IntArray = npt.NDArray[np.int64]
 Sampler = Callable[[Rating, Rating, int, np.random.Generator], tuple[IntArray, IntArray]]
@@ -355,12 +356,9 @@ def plot(cals: Sequence[Calibration], path: Path) -> None:
     fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
     fig.suptitle("Mean losses per rating difference, by dice engine", fontsize=13)
     fig.tight_layout(rect=(0, 0.05, 1, 0.96))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Drawn beside the target, then renamed over it: a Ctrl+C mid-write leaves an older chart whole.
-    part = path.with_name(f".{path.name}.part")
+    # Drawn beside the target, then renamed over it (io.outfile): a Ctrl+C mid-write leaves an older chart whole.
     try:
-        fig.savefig(part, dpi=110, format=path.suffix.lstrip(".").lower() or "png")
-        part.replace(path)
+        with writing(path, "the chart", "choose another file with --plot") as part:
+            fig.savefig(part, dpi=110, format=path.suffix.lstrip(".").lower() or "png")
     finally:
-        part.unlink(missing_ok=True)
         plt.close(fig)

@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import logging
 import os
 import signal
+import socket
 import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import zip_longest
+from itertools import islice
+from typing import Any
 
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
@@ -102,20 +105,24 @@ def fewer_collections(young: int = 10_000) -> Iterator[None]:
         gc.set_threshold(*old)
 
 
-def chunks(runs: int, workers: int) -> list[list[int]]:
-    size = max(1, min(100, runs // max(1, workers * 8)))
-    return [list(range(i, min(runs, i + size))) for i in range(0, runs, size)]
-
-
-def _work(batches: Sequence[Batch], workers: int) -> list[Work]:
+def _work(batches: Sequence[Batch], workers: int) -> Iterator[Work]:
     """The chunks of every batch, interleaved (each batch's first chunk, then each one's second...)
-    so that a stopped run of several batches has about as many runs of each. Chunk sizes follow the
-    whole work's size; they never change a result."""
+    so that a stopped run of several batches has about as many runs of each. Made as they are asked
+    for, never listed up front: a batch of MAX_RUNS costs no memory before its first run. Chunk sizes
+    follow the whole work's size; they never change a result."""
     total = sum(b.runs - b.first for b in batches)
     size = max(1, min(100, total // max(1, workers * 8)))
-    per = [[(k, b, list(range(i, min(b.runs, i + size)))) for i in range(b.first, b.runs, size)]
-           for k, b in enumerate(batches)]
-    return [w for row in zip_longest(*per) for w in row if w is not None]
+    starts = [b.first for b in batches]
+    while True:
+        made = False
+        for k, b in enumerate(batches):
+            i = starts[k]
+            if i < b.runs:
+                made = True
+                starts[k] = min(b.runs, i + size)
+                yield k, b, range(i, starts[k])
+        if not made:
+            return
 
 
 @dataclass(frozen=True)
@@ -134,7 +141,7 @@ class Batch:
     ai: AI = ()  # tactics and style knobs put on a side for this batch (sim.overrides.with_ai)
 
 
-Work = tuple[int, Batch, list[int]]  # (which batch, the batch, run indices)
+Work = tuple[int, Batch, range]  # (which batch, the batch, run indices)
 Finished = Generator[tuple[int, list[RunResult]], None, None]  # each finished piece of work, as it comes
 
 
@@ -184,33 +191,42 @@ def run_batches(
     return results  # type: ignore[return-value]
 
 
-def _in_process(work: list[Work]) -> Finished:
+def _in_process(work: Iterator[Work]) -> Finished:
     # Run by run, so that a stop keeps every combat finished before it.
     for k, b, part in work:
         for result in play_chunk(b, part):
             yield k, [result]
 
 
-def _processes(work: list[Work], workers: int) -> Finished:
+def _processes(work: Iterator[Work], workers: int) -> Finished:
     # Where workers are forked, what the parent holds (the encounter, its movement graph) is shared
     # with them page by page until written to; a garbage collection in a worker would write to every
     # one of those objects, so they are frozen out of the collector's sight first (the gc module's
     # own advice for fork without exec). About 10% more combats per second on 2 workers.
+    # At most IN_FLIGHT chunks a worker are queued at a time: the rest of the work is made as they finish.
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
     complete = False
     gc.freeze()
     try:
         with _signals_held():  # the workers are made here (_signals_held says why)
             futures = {pool.submit(run_chunk, b, part): k
-                       for k, b, part in work}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+                       for k, b, part in islice(work, workers * IN_FLIGHT)}
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                k = futures.pop(fut)
+                for k2, b, part in islice(work, 1):
+                    futures[pool.submit(run_chunk, b, part)] = k2
+                yield k, fut.result()
         complete = True
     finally:
         if not complete:  # stopped, a chunk failed, or the caller went away: the rest is not wanted
             _end_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
         gc.unfreeze()
+
+
+IN_FLIGHT = 4  # chunks queued per worker: enough that none waits for the next, few enough to stream
 
 
 def _end_workers(pool: ProcessPoolExecutor) -> None:
@@ -308,7 +324,7 @@ def _exists(pid: int) -> bool:
     return True
 
 
-def _dask(work: list[Work], address: str) -> Finished:
+def _dask(work: Iterator[Work], address: str) -> Finished:
     try:
         from distributed import Client  # noqa: PLC0415 - optional dependency: dask (the dask extra)
         from distributed import as_completed as dask_completed  # noqa: PLC0415 - optional dependency: dask
@@ -316,17 +332,89 @@ def _dask(work: list[Work], address: str) -> Finished:
         raise BattlematError(
             "--dask-scheduler needs Dask: pip install 'battlemat[dask]' (dask[distributed])"
         ) from exc
-    with Client(address, set_as_default=False) as client:
-        futures = [client.submit(run_chunk, b, part, pure=False) for _, b, part in work]
-        which = {f.key: k for f, (k, _, _) in zip(futures, work, strict=True)}
+    with _connect(Client, address) as client:
+        flow = dask_completed(loop=client.loop)  # as they finish; results land by index anyway
+        waiting: dict[str, tuple[int, Any]] = {}  # future key -> (which batch, the future)
+
+        def submit(n: int) -> None:  # the work is streamed: at most DASK_IN_FLIGHT chunks queued there
+            for k, b, part in islice(work, n):
+                fut = client.submit(run_chunk, b, part, pure=False)
+                waiting[fut.key] = (k, fut)
+                flow.add(fut)
+
+        submit(DASK_IN_FLIGHT)
         complete = False
         try:
-            for fut in dask_completed(futures, loop=client.loop):  # as they finish; results land by index anyway
-                yield which[fut.key], fut.result()
+            for fut in flow:
+                k, _ = waiting.pop(fut.key)
+                submit(1)
+                yield k, fut.result()
             complete = True
         finally:
             if not complete:  # the cluster stops what nobody waits for; chunks running finish there
-                client.cancel(futures)
+                client.cancel([f for _, f in waiting.values()])
+
+
+DASK_IN_FLIGHT = 256  # chunks queued on a cluster at a time (a cluster of 64 workers gets 4 each)
+# Seconds to wait for a scheduler to answer. One on the same network answers in milliseconds; an
+# address where nothing listens is refused at once, and one that drops packets would otherwise
+# keep a command silent for Dask's default of 30 s and more.
+DASK_CONNECT_SECONDS = 5
+
+
+def _connect(client_type: Any, address: str) -> Any:
+    """A Dask client of the scheduler at `address`, or one BattlematError: the address is malformed,
+    or no scheduler answers there within DASK_CONNECT_SECONDS. A TCP address is first tried with a
+    plain socket: where nothing listens the system refuses at once, while Dask would retry until its
+    timeout (and a client that failed to start spends as long again closing itself when collected).
+    Dask's own log lines about failed attempts are kept quiet: the message says it all."""
+    shown = address[:200]
+    fix_form = "write it as tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"
+    try:
+        from distributed.comm.addressing import (  # noqa: PLC0415 - optional dependency: dask (the dask extra)
+            parse_address,
+            parse_host_port,
+        )
+
+        scheme, location = parse_address(address)
+        host_port = parse_host_port(location) if scheme in ("tcp", "tls") else None
+    except (ValueError, TypeError) as exc:
+        raise BattlematError(f"--dask-scheduler {shown!r} is not an address ({_first_line(exc)}). "
+                             f"Fix: {fix_form}") from None
+    no_answer = (f"--dask-scheduler {shown!r}: no Dask scheduler answers there within {DASK_CONNECT_SECONDS} s "
+                 "({why}). Fix: start one (`dask scheduler`) and give the address it prints, or " + fix_form)
+    if host_port is not None:
+        try:
+            socket.create_connection(host_port, timeout=DASK_CONNECT_SECONDS).close()
+        except (OSError, ValueError, OverflowError) as exc:  # refused, unreachable, unknown name, port > 65535
+            raise BattlematError(no_answer.format(why=_first_line(exc))) from None
+    quiet = [logging.getLogger(name) for name in ("distributed", "distributed.client", "distributed.comm")]
+    levels = [log.level for log in quiet]
+    for log in quiet:
+        log.setLevel(logging.CRITICAL)
+    try:
+        return client_type(address, set_as_default=False, timeout=DASK_CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:  # something answers, but no scheduler
+        _disarm_failed_client(exc, client_type)
+        raise BattlematError(no_answer.format(why=_first_line(exc))) from None
+    finally:
+        for log, level in zip(quiet, levels, strict=True):
+            log.setLevel(level)
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:160] or type(exc).__name__
+
+
+def _disarm_failed_client(exc: BaseException, client_type: Any) -> None:
+    """A Dask client whose start failed still closes itself when collected, waiting twice its
+    connect timeout for a scheduler that never answered. Marked closed, it is collected at once."""
+    tb = exc.__traceback__
+    while tb is not None:
+        client = tb.tb_frame.f_locals.get("self")
+        if isinstance(client, client_type):
+            client.status = "closed"
+        tb = tb.tb_next
 
 
 def default_workers(runs: int) -> int:

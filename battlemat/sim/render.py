@@ -7,6 +7,7 @@ pixel centre of a board square in that image, so heat can be drawn exactly over 
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -43,65 +44,131 @@ def image_size(tmx: Any) -> tuple[int, int]:
     return w, h
 
 
-def square_centre(tmx: Any, sq: XY, board: Board | None = None) -> tuple[float, float]:
-    """A square's centre in the picture; on isometric and staggered maps the board says where (a
-    staggered map's squares are not its cells)."""
+def square_centre(tmx: Any, sq: XY, board: Board | None = None, scale: float = 1.0) -> tuple[float, float]:
+    """The pixel centre of square `sq` in the map's picture drawn at `scale` (render_map's); on
+    isometric and staggered maps the board says where (a staggered map's squares are not its cells)."""
     if board is not None and board.projection:
         cx, cy = board.screen_centers()
-        return float(cx[sq[1], sq[0]]), float(cy[sq[1], sq[0]])
+        return float(cx[sq[1], sq[0]]) * scale, float(cy[sq[1], sq[0]]) * scale
     ox, oy = _tile_origin(tmx, *sq)
-    return ox + tmx.tilewidth / 2, oy + tmx.tileheight / 2
+    return (ox + tmx.tilewidth / 2) * scale, (oy + tmx.tileheight / 2) * scale
 
 
-def render_map(path: str | Path) -> tuple[np.ndarray, Any]:
-    """(RGBA float image, the pytmx map) of a .tmx; tile layers drawn bottom first."""
+# The longest side of a rendered map, in pixels. A report figure is at most 12 x 10 inches at 110 dpi
+# (1320 x 1100 pixels), so a picture larger than this would only be shrunk again by matplotlib: drawn
+# at the map's full resolution, a 500 x 500 map of 32-pixel tiles is 16,000 pixels square, 4 GB of
+# floats (the report of issue 27 reached 8.3 GB). Bounded, any accepted map's picture is at most
+# 1600 x 1600 x 4 floats, 41 MB.
+MAX_RENDER_SIDE = 1600
+
+
+def render_map(path: str | Path, max_side: int | None = None) -> tuple[np.ndarray, Any, float]:
+    """(RGBA float image, the pytmx map, scale) of a .tmx; tile layers drawn bottom first. With
+    `max_side`, the picture is drawn at the scale (at most 1) that fits its longest side in that many
+    pixels, every tile shrunk once (nearest pixel) and placed at its scaled origin."""
     import matplotlib.image as mpimg  # noqa: PLC0415 - start-up time of `battlemat simulate`: only --report draws
 
     tmx = read_tiled(path)
     _, info = load_map(path)
     w, h = image_size(tmx)
-    canvas = np.zeros((h, w, 4), dtype=np.float32)
+    scale = 1.0 if max_side is None else min(1.0, max_side / max(w, h))
+    if scale < 1.0 and tmx.orientation == "orthogonal":  # whole pixels a square: drawn a layer at once (_draw_grid)
+        scale = max(1, int(tmx.tilewidth * scale)) / tmx.tilewidth
+    canvas = np.zeros((max(1, math.ceil(h * scale)), max(1, math.ceil(w * scale)), 4), dtype=np.float32)
     sheets: dict[str, np.ndarray] = {}
+    shrunk: dict[tuple[Any, ...], np.ndarray] = {}
     for layer in info.layers:
         if layer.kind != "tile" or not layer.visible:
             continue
         tl = tmx.layers[layer.index]
+        if scale < 1.0 and _draw_grid(canvas, tmx, tl, layer.opacity, sheets, mpimg):
+            continue
         for x, y, img in tl.tiles():
             if not isinstance(img, tuple) or len(img) < 2:
                 continue
             src, rect = img[0], img[1]
-            sheet = sheets.get(src)
-            if sheet is None:
-                sheet = np.asarray(mpimg.imread(src), dtype=np.float32)
-                if sheet.ndim == 2:
-                    sheet = np.dstack([sheet, sheet, sheet])
-                if sheet.shape[2] == 3:
-                    sheet = np.dstack([sheet, np.ones(sheet.shape[:2], np.float32)])
-                if sheet.max() > 1.0:
-                    sheet = sheet / 255.0
-                sheets[src] = sheet
-            if rect:
-                rx, ry, rw, rh = rect
-                tile = sheet[ry:ry + rh, rx:rx + rw]
-            else:
-                tile = sheet
             flags = img[2] if len(img) > 2 else None
-            if flags is not None:
-                if getattr(flags, "flipped_diagonally", 0):
-                    tile = tile.transpose(1, 0, 2)
-                if getattr(flags, "flipped_horizontally", 0):
-                    tile = tile[:, ::-1]
-                if getattr(flags, "flipped_vertically", 0):
-                    tile = tile[::-1]
+            key = (src, tuple(rect) if rect else None, tuple(flags) if isinstance(flags, tuple) else flags)
+            tile = shrunk.get(key)
+            if tile is None:
+                tile = _tile(sheets, mpimg, src, rect, flags)
+                if scale < 1.0:
+                    rows = np.minimum((np.arange(max(1, round(tile.shape[0] * scale))) / scale).astype(int),
+                                      tile.shape[0] - 1)
+                    cols = np.minimum((np.arange(max(1, round(tile.shape[1] * scale))) / scale).astype(int),
+                                      tile.shape[1] - 1)
+                    tile = tile[rows][:, cols]
+                shrunk[key] = tile
             ox, oy = _tile_origin(tmx, x, y)
-            oy += tmx.tileheight - tile.shape[0]  # Tiled aligns taller tiles to the bottom
-            _blit(canvas, tile, ox, oy, layer.opacity)
+            # Tiled aligns taller tiles to the bottom
+            top = oy + tmx.tileheight - (tile.shape[0] if scale == 1.0 else round(tile.shape[0] / scale))
+            _blit(canvas, tile, int(ox * scale), int(top * scale), layer.opacity)
     background = np.ones_like(canvas)
     background[..., :3] = 0.93
     alpha = canvas[..., 3:4]
-    out = background.copy()
+    out = background
     out[..., :3] = canvas[..., :3] * alpha + background[..., :3] * (1 - alpha)
-    return out, tmx
+    return out, tmx, scale
+
+
+def _draw_grid(canvas: np.ndarray, tmx: Any, tl: Any, opacity: float, sheets: dict[str, np.ndarray],
+               mpimg: Any) -> bool:
+    """A shrunk orthogonal layer whose tiles all fit their squares, drawn at once: every distinct
+    tile shrunk to the whole pixels of a square, the layer laid out as one array and composited
+    (a loop over a million tiles took minutes). False when the layer needs the tile-by-tile way
+    (hexes, tiles taller or wider than a square)."""
+    if tmx.orientation != "orthogonal":
+        return False
+    data = np.asarray(tl.data, dtype=np.int64)
+    if data.ndim != 2 or data.shape != (tmx.height, tmx.width):
+        return False
+    pw = canvas.shape[1] // tmx.width
+    ph = round(tmx.tileheight * pw / tmx.tilewidth)
+    if ph < 1 or pw < 1 or ph * tmx.height > canvas.shape[0] or ph * tmx.tilewidth != pw * tmx.tileheight:
+        return False
+    gids, which = np.unique(data, return_inverse=True)
+    stack = np.zeros((len(gids), ph, pw, 4), np.float32)
+    for k, gid in enumerate(gids.tolist()):
+        img = tmx.images[gid] if 0 < gid < len(tmx.images) else None
+        if not isinstance(img, tuple) or len(img) < 2:
+            continue
+        tile = _tile(sheets, mpimg, img[0], img[1], img[2] if len(img) > 2 else None)
+        if tile.shape[:2] != (tmx.tileheight, tmx.tilewidth):
+            return False
+        rows = (np.arange(ph) * tile.shape[0] // ph).clip(0, tile.shape[0] - 1)
+        cols = (np.arange(pw) * tile.shape[1] // pw).clip(0, tile.shape[1] - 1)
+        stack[k] = tile[rows][:, cols]
+    laid = stack[which.reshape(data.shape)]  # height x width x ph x pw x RGBA
+    picture = laid.transpose(0, 2, 1, 3, 4).reshape(data.shape[0] * ph, data.shape[1] * pw, 4)
+    _blit(canvas, picture, 0, 0, opacity)
+    return True
+
+
+def _tile(sheets: dict[str, np.ndarray], mpimg: Any, src: str, rect: Any, flags: Any) -> np.ndarray:
+    """One tile's picture, cut from its tileset image (read once) and flipped as Tiled's flags say."""
+    sheet = sheets.get(src)
+    if sheet is None:
+        sheet = np.asarray(mpimg.imread(src), dtype=np.float32)
+        if sheet.ndim == 2:
+            sheet = np.dstack([sheet, sheet, sheet])
+        if sheet.shape[2] == 3:
+            sheet = np.dstack([sheet, np.ones(sheet.shape[:2], np.float32)])
+        if sheet.max() > 1.0:
+            sheet = sheet / 255.0
+        sheets[src] = sheet
+    if rect:
+        rx, ry, rw, rh = rect
+        tile = sheet[ry:ry + rh, rx:rx + rw]
+    else:
+        tile = sheet
+    if flags is not None:
+        if getattr(flags, "flipped_diagonally", 0):
+            tile = tile.transpose(1, 0, 2)
+        if getattr(flags, "flipped_horizontally", 0):
+            tile = tile[:, ::-1]
+        if getattr(flags, "flipped_vertically", 0):
+            tile = tile[::-1]
+    return tile
 
 
 def _blit(canvas: np.ndarray, tile: np.ndarray, ox: int, oy: int, opacity: float) -> None:

@@ -17,13 +17,17 @@ had finished there is nothing to draw: report.json alone is written.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
-from battlemat.sim.render import board_sketch, render_map, square_centre
+from battlemat.io.outfile import write_file, writing
+from battlemat.sim.render import MAX_RENDER_SIDE, board_sketch, render_map, square_centre
 from battlemat.sim.stats import Summary
 
 SIDE_COLOURS = ("#3b6fb6", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#566573")
@@ -40,16 +44,29 @@ def _plt():  # type: ignore[no-untyped-def]
     return plt
 
 
+DPI = 110  # figures are written at this resolution: reads on screen and in print
+
+
 def _save(fig, path: Path) -> Path:  # type: ignore[no-untyped-def]
-    """Lay out, write at a size that reads on screen and in print, and free the figure."""
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    _plt().close(fig)
+    """Lay out, write whole or not at all (io.outfile: a second Ctrl+C, a full disk), free the figure."""
+    try:
+        fig.tight_layout()
+        with writing(path, "the report's figure", "choose another --report folder") as part:
+            fig.savefig(part, dpi=DPI)
+    finally:
+        _plt().close(fig)
     return path
 
 
-def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | None = None) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
+def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | None = None,
+                 numbers_written: Callable[[Path], None] | None = None) -> list[Path]:
+    """report.json first (every number, in a moment), then the figures one by one: a stop while they
+    are drawn (a second Ctrl+C) keeps report.json and every figure already written, each whole.
+    `numbers_written` is told where report.json is before the first figure is drawn."""
+    report = write_file(out / "report.json", json.dumps(s.to_json(), indent=2), "the report",
+                        "choose another --report folder")
+    if numbers_written is not None:
+        numbers_written(report)
     files: list[Path] = []
     if s.runs:
         files += [_win_rates(s, out / "win_rates.png"), _turns(s, out / "turns.png"),
@@ -57,25 +74,44 @@ def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | N
     map_path = None
     if enc.map and encounter_path is not None:
         map_path = (encounter_path.parent / enc.map).resolve()
+    picture = _Picture(map_path)  # the map drawn once for every heat map, at most the figure's pixels
     if s.runs and enc.board is not None and s.defeat_heat is not None and s.stop_heat is not None:
-        files.append(_heat(enc, s.defeat_heat, map_path, out / "defeats_map.png",
+        files.append(_heat(enc, s.defeat_heat, picture, out / "defeats_map.png",
                            f"Where characters were defeated ({int(s.defeat_heat.sum())} defeats in {s.runs} combats"
                            f"{_partial(s)})"))
-        files.append(_heat(enc, s.stop_heat, map_path, out / "stops_map.png",
+        files.append(_heat(enc, s.stop_heat, picture, out / "stops_map.png",
                            f"Where moves were cut short ({int(s.stop_heat.sum())} stops in {s.runs} combats"
                            f"{_partial(s)})"))
     if s.runs and any(s.losses_by_turn.values()):
         files.append(_losses_by_turn(s, out / "losses_by_turn.png"))
     if s.runs and enc.board is not None:
         for i, (side, heat) in enumerate(s.presence.items()):
-            files.append(_heat(enc, heat, map_path, out / f"presence_{_file_word(side)}.png",
+            files.append(_heat(enc, heat, picture, out / f"presence_{_file_word(side)}.png",
                                f"Where the {side} stood (end of each turn, {s.runs} combats{_partial(s)})",
                                starts=s.starts, cmap=_SIDE_CMAPS[i % len(_SIDE_CMAPS)],
                                label="character-turns ending here"))
-    report = out / "report.json"
-    report.write_text(json.dumps(s.to_json(), indent=2))
     files.append(report)
     return files
+
+
+class _Picture:
+    """The map's picture for the heat maps, drawn on first use and kept: (image, pytmx map, scale),
+    or Nones when the map cannot be drawn (the board's sketch is drawn instead)."""
+
+    def __init__(self, map_path: Path | None) -> None:
+        self.map_path = map_path
+        self._drawn: tuple[Any, Any, float] | None = None
+
+    def get(self) -> tuple[Any, Any, float]:
+        if self._drawn is None:
+            self._drawn = (None, None, 1.0)
+            if self.map_path is not None and self.map_path.is_file():
+                try:
+                    self._drawn = render_map(self.map_path, MAX_RENDER_SIDE)
+                except (BattlematError, OSError, ValueError, LookupError, TypeError, SyntaxError, ArithmeticError,
+                        AttributeError):  # a picture problem (a tileset, an image, the XML) must not lose the numbers
+                    pass
+        return self._drawn
 
 
 _SIDE_CMAPS = ("Blues", "Reds", "Greens", "Purples", "Oranges", "Greys")
@@ -179,7 +215,12 @@ def _characters(s: Summary, path: Path) -> Path:
     return _save(fig, path)
 
 
-def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: Path, title: str,  # noqa: PLR0913
+# Squares drawn one patch each (exact squares and hexes) up to this many; beyond, or when the map's
+# picture was shrunk to fit the figure, the heat is drawn as one image of at most the figure's pixels.
+MAX_HEAT_PATCHES = 20_000
+
+
+def _heat(enc: Encounter, heat: np.ndarray | None, picture: _Picture, path: Path, title: str,  # noqa: PLR0913
           starts: dict[str, list[tuple[int, int]]] | None = None, cmap: str = "inferno_r",
           label: str = "count") -> Path:
     """Heat over the map. `starts`: every side's start squares, marked in its colour with a legend
@@ -189,46 +230,57 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
 
     board = enc.board
     assert board is not None and heat is not None
-    image = tmx = None
-    if map_path is not None and map_path.is_file():
-        try:
-            image, tmx = render_map(map_path)
-        except (BattlematError, OSError, ValueError, LookupError, TypeError, SyntaxError, ArithmeticError,
-                AttributeError):  # a picture problem (a tileset, an image, the map's XML) must not lose the numbers
-            image = tmx = None
+    image, tmx, scale = picture.get()
     h, w = (image.shape[:2] if image is not None else (board.height * 24, board.width * 24))
     fig, ax = plt.subplots(figsize=(min(12, max(6, w / 80)), min(10, max(4, h / 80)) + 0.6))
     if image is not None and tmx is not None:
         ax.imshow(image, interpolation="nearest")
-        tw = tmx.tilewidth
+        tw, th = tmx.tilewidth * scale, tmx.tileheight * scale
     else:
         ax.imshow(board_sketch(board), interpolation="nearest", extent=(0, w, h, 0))
-        tw = 24
+        tw = th = 24
+
+    def centre(sq: tuple[int, int]) -> tuple[float, float]:
+        return square_centre(tmx, sq, board, scale) if tmx is not None else ((sq[0] + 0.5) * tw, (sq[1] + 0.5) * th)
+
     ys, xs = np.nonzero(heat)
     if len(xs):
-        if tmx is not None:
-            centres = [square_centre(tmx, (int(x), int(y)), board) for x, y in zip(xs, ys, strict=True)]
-        else:
-            centres = [((x + 0.5) * tw, (y + 0.5) * tw) for x, y in zip(xs, ys, strict=True)]
-        from matplotlib.collections import PatchCollection  # noqa: PLC0415 - start-up time of `battlemat simulate`
-        from matplotlib.patches import Patch, Polygon, Rectangle, RegularPolygon  # noqa: PLC0415 - start-up time of `battlemat simulate`: only --report draws
-
         values = heat[ys, xs]
-        th = tmx.tileheight if tmx is not None else tw
-        patches: list[Patch]
-        if board.grid == "hex":
-            radius = min(tw, th) / 2 * 0.98
-            orient = 0.0 if board.stagger_axis != "x" else np.pi / 6
-            patches = [RegularPolygon(c, 6, radius=radius, orientation=orient) for c in centres]
-        elif board.projection:  # isometric and staggered maps: diamonds
-            patches = [Polygon([(c[0], c[1] - th / 2), (c[0] + tw / 2, c[1]), (c[0], c[1] + th / 2),
-                                (c[0] - tw / 2, c[1])]) for c in centres]
+        top = max(1, int(values.max()))
+        if not board.projection and (scale < 1.0 or len(xs) > MAX_HEAT_PATCHES):  # diamonds stay patches
+            shown, factor = _fit(heat, fig.get_size_inches() * DPI)
+            masked = np.ma.masked_equal(shown, 0)
+            top = max(1, int(shown.max()))
+            sc = ax.imshow(masked, cmap=colormaps[cmap], alpha=0.7, interpolation="nearest", vmin=0, vmax=top,
+                           extent=(0, shown.shape[1] * factor * tw, shown.shape[0] * factor * th, 0))
+            ax.set_xlim(0, w)
+            ax.set_ylim(h, 0)
+            if factor > 1:
+                label = f"{label} (per {factor} x {factor} squares)"
         else:
-            patches = [Rectangle((c[0] - tw / 2, c[1] - th / 2), tw, th) for c in centres]
-        sc = PatchCollection(patches, cmap=colormaps[cmap], alpha=0.7, edgecolors="none")
-        sc.set_array(values.astype(float))
-        sc.set_clim(0, max(1, values.max()))
-        ax.add_collection(sc)
+            from matplotlib.collections import PatchCollection  # noqa: PLC0415 - start-up time of `battlemat simulate`
+            from matplotlib.patches import (  # noqa: PLC0415 - start-up time of `battlemat simulate`: only --report draws
+                Patch,
+                Polygon,
+                Rectangle,
+                RegularPolygon,
+            )
+
+            centres = [centre((int(x), int(y))) for x, y in zip(xs, ys, strict=True)]
+            patches: list[Patch]
+            if board.grid == "hex":
+                radius = min(tw, th) / 2 * 0.98
+                orient = 0.0 if board.stagger_axis != "x" else np.pi / 6
+                patches = [RegularPolygon(c, 6, radius=radius, orientation=orient) for c in centres]
+            elif board.projection:  # isometric and staggered maps: diamonds
+                patches = [Polygon([(c[0], c[1] - th / 2), (c[0] + tw / 2, c[1]), (c[0], c[1] + th / 2),
+                                    (c[0] - tw / 2, c[1])]) for c in centres]
+            else:
+                patches = [Rectangle((c[0] - tw / 2, c[1] - th / 2), tw, th) for c in centres]
+            sc = PatchCollection(patches, cmap=colormaps[cmap], alpha=0.7, edgecolors="none")
+            sc.set_array(values.astype(float))
+            sc.set_clim(0, top)
+            ax.add_collection(sc)
         cb = fig.colorbar(sc, ax=ax, fraction=0.035, pad=0.02)
         cb.set_label(label)
     else:
@@ -238,8 +290,7 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
         for i, (side, squares) in enumerate(starts.items()):
             if not squares:
                 continue
-            pts = [square_centre(tmx, sq, board) if tmx is not None else ((sq[0] + 0.5) * tw, (sq[1] + 0.5) * tw)
-                   for sq in squares]
+            pts = [centre(sq) for sq in squares]
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=90, marker="o",
                        facecolors="none", edgecolors=SIDE_COLOURS[i % len(SIDE_COLOURS)], linewidths=2.2,
                        label=f"{side} start", zorder=5)
@@ -247,3 +298,16 @@ def _heat(enc: Encounter, heat: np.ndarray | None, map_path: Path | None, path: 
     ax.set_title(title)
     ax.set_axis_off()
     return _save(fig, path)
+
+
+def _fit(heat: np.ndarray, pixels: Any) -> tuple[np.ndarray, int]:
+    """The heat summed over blocks of k x k squares, k the least that fits the figure's pixels
+    (`pixels`: width, height), and k: a count per block never hides a square's count in a neighbour's."""
+    w_px, h_px = max(1, int(pixels[0])), max(1, int(pixels[1]))
+    k = max(1, math.ceil(heat.shape[1] / w_px), math.ceil(heat.shape[0] / h_px))
+    if k == 1:
+        return heat, 1
+    rows, cols = math.ceil(heat.shape[0] / k) * k, math.ceil(heat.shape[1] / k) * k
+    padded = np.zeros((rows, cols), dtype=np.float64)
+    padded[:heat.shape[0], :heat.shape[1]] = heat
+    return padded.reshape(rows // k, k, cols // k, k).sum(axis=(1, 3)), k

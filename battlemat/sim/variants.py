@@ -32,6 +32,7 @@ from battlemat.core.types import XY
 from battlemat.io.encounter import parse_encounter
 from battlemat.io.errors import LoadError
 from battlemat.io.maps import place_characters, placement_problems
+from battlemat.io.outfile import write_file
 from battlemat.io.toml_write import dumps
 from battlemat.sim.runner import RunResult
 from battlemat.sim.stats import Z95, wilson
@@ -274,9 +275,7 @@ def write_variant(path: str | Path, variant: Variant, base: Encounter, out: str 
     data = apply_to_data(read_data(path), variant, base)
     head = f"# {Path(path).name} with: {variant.text or 'no change'}\n" + "".join(f"# {line}\n" for line in
                                                                               note.splitlines())
-    out = Path(out)
-    out.write_text(head + dumps(data), encoding="utf-8")
-    return out
+    return write_file(out, head + dumps(data), "the encounter", "choose another file with -o")
 
 
 # -- statistics ------------------------------------------------------------------------------------

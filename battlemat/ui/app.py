@@ -24,6 +24,7 @@ from battlemat.core import movement
 from battlemat.core.errors import BattlematError
 from battlemat.io.lessons import read_lesson_encounter
 from battlemat.io.names import did_you_mean
+from battlemat.io.outfile import writing
 from battlemat.io.saves import read_save
 from battlemat.io.tiled import check_pictures
 from battlemat.ui.options import PlayOptions
@@ -309,8 +310,8 @@ class App:
     def screenshot(self, path: Path | None = None) -> Path:
         """F12: the window as PNG (in the save directory unless a path is given)."""
         target = path or self.save_dir / f"screenshot-{time.strftime('%Y%m%d-%H%M%S')}.png"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self.pygame.image.save(self.screen, str(target))
+        with writing(target, "the screenshot", "choose another file with --screenshot") as part:
+            self.pygame.image.save(self.screen, str(part))  # whole or not at all (io.outfile)
         return target
 
     def run(self) -> int:

@@ -39,7 +39,7 @@ class Files:
         target = path or ctx.services.save_dir / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.json"
         try:
             write_save(ctx.session.to_save(), target)
-        except OSError as exc:
+        except (OSError, BattlematError) as exc:  # the writer's refusal (io.outfile) says why and the fix
             ctx.set_status(f"Could not save {target}: {exc}", theme.BAD)
             return None
         ctx.set_status(f"Saved {target}", theme.GOOD)

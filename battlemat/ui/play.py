@@ -335,7 +335,11 @@ class PlayScreen:
             self.ctx.player.advance()
 
     def shot(self) -> None:
-        path = self.ctx.services.screenshot(None)
+        try:
+            path = self.ctx.services.screenshot(None)
+        except BattlematError as exc:  # the writer's refusal (io.outfile): a full disk, a folder not writable
+            self.ctx.set_status(str(exc), theme.BAD)
+            return
         self.ctx.set_status(f"Screenshot saved: {path}", theme.GOOD)
 
     def toggle_grid(self) -> None:

@@ -163,8 +163,9 @@ class AttributeChecks:
 
     def _property(self, el: Element, place: str, file: str) -> None:
         """A property value that does not fit its declared type is kept as text (for pytmx) and
-        reported by `check`: the board reads only its terrain properties, which the terrain reader
-        checks itself."""
+        reported by `check` as a note: the board reads only its terrain properties, which the terrain
+        reader checks itself (a terrain value it cannot read refuses the map in every command), so
+        the map loads, and `check` passes it as every other command does (one reader decides)."""
         kind = el.get("type", "string")
         value = el.get("value")
         where = f"{place}.{el.get('name', '')}"
@@ -182,7 +183,8 @@ class AttributeChecks:
         elif kind == "bool" and not self._is_bool(value or ""):
             problem = f"{el.get('name')!r} is a bool property, but its value {value!r} is not true or false"
         if problem:
-            self.doc.lint.append(Problem(file, where, problem, "enter the value again in Tiled's Properties panel"))
+            self.doc.lint.append(Problem(file, where, problem, "enter the value again in Tiled's Properties panel",
+                                         note=True))
             el.set("type", "string")
             if value is None:
                 el.set("value", el.text or "")

@@ -185,13 +185,15 @@ def _whole_gids(doc: Doc, tokens: list[str], place: str, width: int) -> np.ndarr
                 i = len(values)
                 raise doc.fail(f"{place} square ({i % max(1, width)}, {i // max(1, width)})",
                                f"{t.strip()!r} is not a tile number", "re-save the map from Tiled") from None
-    out = np.array(values, dtype=np.int64)
-    bad = np.flatnonzero((out < 0) | (out >= 2**32))
-    if bad.size:
-        i = int(bad[0])
+    # Checked as Python ints: a number of 2^63 or more does not fit numpy's int64 (an OverflowError).
+    wrong = next((k for k, v in enumerate(values) if not 0 <= v < 2**32), None)
+    if wrong is not None:
+        i, v = wrong, values[wrong]
+        shown = str(v) if abs(v) < 10**30 else f"a number of {len(str(abs(v)))} digits"
         raise doc.fail(f"{place} square ({i % max(1, width)}, {i // max(1, width)})",
-                       f"{int(out[i])} is not a tile number (0 to 4294967295)", "re-save the map from Tiled")
-    return out.astype(np.uint32)
+                       f"{shown} is not a tile number: Tiled writes 32 bits, the tile's number with its flip "
+                       "flags (0 to 4294967295)", "re-save the map from Tiled")
+    return np.array(values, dtype=np.uint32)
 
 
 def _check_image_layer(doc: Doc, image_layer: Element) -> None:
