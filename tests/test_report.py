@@ -98,3 +98,33 @@ def test_one_and_two_workers_give_the_same_report() -> None:
     one = summarise(enc, run_batch(batch, workers=1), 5, "d6", 30).to_json()
     two = summarise(enc, run_batch(batch, workers=2), 5, "d6", 30).to_json()
     assert one == two
+
+
+def test_after_a_stop_only_the_figures_started_within_the_budget_are_drawn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 8: after a Ctrl+C, report.json is written first; figures are started only within
+    FIGURES_AFTER_STOP of it (the one being drawn finishes), the others are named, so a stopped batch
+    ends within about 2 s. The clock is the test's: each look at it is 0.3 s later."""
+    from battlemat.sim import report as report_module
+
+    enc = load_encounter(BOULDER)
+    summary = summarise(enc, run_batch(Batch(BOULDER, 4, 5, "d6", 30), workers=1), 5, "d6", 30)
+    ticks = iter(range(1000))
+    told: list[Path] = []
+    files = report_module.write_report(enc, summary, tmp_path, Path(BOULDER), told.append,
+                                       clock=lambda: next(ticks) * 0.3)
+    assert told == [tmp_path / "report.json"]
+    drawn = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert drawn == ["win_rates.png"]  # started 0.3 s after report.json; the next look, 0.6 s, is past the 0.5 s budget
+    assert [f.name for f in files] == ["win_rates.png", "report.json"]
+    err = capsys.readouterr().err
+    assert "figures not drawn after the stop: turns.png, characters.png" in err and "report.json" in err
+
+
+def test_without_a_stop_every_figure_is_drawn(tmp_path: Path) -> None:
+    from battlemat.sim import report as report_module
+
+    enc = load_encounter(BOULDER)
+    summary = summarise(enc, run_batch(Batch(BOULDER, 4, 5, "d6", 30), workers=1), 5, "d6", 30)
+    files = report_module.write_report(enc, summary, tmp_path, Path(BOULDER), clock=lambda: 1e9)
+    assert {"win_rates.png", "turns.png", "characters.png", "report.json"} <= {f.name for f in files}

@@ -136,7 +136,7 @@ def _numbers_written(report: Path) -> None:
     """After a Ctrl+C the numbers are saved at once; the figures follow, and a second Ctrl+C skips
     them (battlemat.sim.report keeps report.json and every figure already written, each whole)."""
     print(f"battlemat: {report} written; drawing the figures (Ctrl+C again to skip them: "
-          "what is written is kept)", file=sys.stderr, flush=True)
+          "what is written is kept; those not started within half a second are skipped)", file=sys.stderr, flush=True)
 
 
 def print_summary(s: object) -> None:

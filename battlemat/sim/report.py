@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -58,40 +60,74 @@ def _save(fig, path: Path) -> Path:  # type: ignore[no-untyped-def]
     return path
 
 
+# After a stop (Ctrl+C), figures are started only this long after report.json is written: the one
+# being drawn then finishes (about 0.2-1.5 s each on a busy 2-core machine) and the rest are skipped,
+# so a stopped batch exits within about 2 s with every number saved (issue 27 item 8).
+FIGURES_AFTER_STOP = 0.5
+
+
 def write_report(enc: Encounter, s: Summary, out: Path, encounter_path: Path | None = None,
-                 numbers_written: Callable[[Path], None] | None = None) -> list[Path]:
+                 numbers_written: Callable[[Path], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> list[Path]:
     """report.json first (every number, in a moment), then the figures one by one: a stop while they
     are drawn (a second Ctrl+C) keeps report.json and every figure already written, each whole.
-    `numbers_written` is told where report.json is before the first figure is drawn."""
+    `numbers_written` (given after a stop) is told where report.json is before the first figure,
+    and then only the figures started within FIGURES_AFTER_STOP are drawn: the others are named on
+    stderr. `clock` is the time the budget is counted in (a test gives its own)."""
     report = write_file(out / "report.json", json.dumps(s.to_json(), indent=2), "the report",
                         "choose another --report folder")
+    deadline = None
     if numbers_written is not None:
         numbers_written(report)
+        deadline = clock() + FIGURES_AFTER_STOP
     files: list[Path] = []
+    skipped: list[str] = []
+    for name, draw in _figures(enc, s, out, encounter_path):
+        if deadline is not None and clock() > deadline:
+            skipped.append(name)
+            continue
+        files.append(draw())
+    if skipped:
+        print(f"battlemat: figures not drawn after the stop: {', '.join(skipped)} (every number is in "
+              f"{report.name}; run the batch again without stopping to draw them)", file=sys.stderr, flush=True)
+    files.append(report)
+    return files
+
+
+def _figures(enc: Encounter, s: Summary, out: Path,
+             encounter_path: Path | None) -> list[tuple[str, Callable[[], Path]]]:
+    """Each figure of the report as (file name, how to draw it), in the order they are drawn."""
+    todo: list[tuple[str, Callable[[], Path]]] = []
     if s.runs:
-        files += [_win_rates(s, out / "win_rates.png"), _turns(s, out / "turns.png"),
-                  _characters(s, out / "characters.png")]
+        todo += [("win_rates.png", lambda: _win_rates(s, out / "win_rates.png")),
+                 ("turns.png", lambda: _turns(s, out / "turns.png")),
+                 ("characters.png", lambda: _characters(s, out / "characters.png"))]
     map_path = None
     if enc.map and encounter_path is not None:
         map_path = (encounter_path.parent / enc.map).resolve()
     picture = _Picture(map_path)  # the map drawn once for every heat map, at most the figure's pixels
     if s.runs and enc.board is not None and s.defeat_heat is not None and s.stop_heat is not None:
-        files.append(_heat(enc, s.defeat_heat, picture, out / "defeats_map.png",
-                           f"Where characters were defeated ({int(s.defeat_heat.sum())} defeats in {s.runs} combats"
-                           f"{_partial(s)})"))
-        files.append(_heat(enc, s.stop_heat, picture, out / "stops_map.png",
-                           f"Where moves were cut short ({int(s.stop_heat.sum())} stops in {s.runs} combats"
-                           f"{_partial(s)})"))
+        defeats, stops = s.defeat_heat, s.stop_heat
+        todo.append(("defeats_map.png", lambda: _heat(
+            enc, defeats, picture, out / "defeats_map.png",
+            f"Where characters were defeated ({int(defeats.sum())} defeats in {s.runs} combats{_partial(s)})")))
+        todo.append(("stops_map.png", lambda: _heat(
+            enc, stops, picture, out / "stops_map.png",
+            f"Where moves were cut short ({int(stops.sum())} stops in {s.runs} combats{_partial(s)})")))
     if s.runs and any(s.losses_by_turn.values()):
-        files.append(_losses_by_turn(s, out / "losses_by_turn.png"))
+        todo.append(("losses_by_turn.png", lambda: _losses_by_turn(s, out / "losses_by_turn.png")))
     if s.runs and enc.board is not None:
         for i, (side, heat) in enumerate(s.presence.items()):
-            files.append(_heat(enc, heat, picture, out / f"presence_{_file_word(side)}.png",
-                               f"Where the {side} stood (end of each turn, {s.runs} combats{_partial(s)})",
-                               starts=s.starts, cmap=_SIDE_CMAPS[i % len(_SIDE_CMAPS)],
-                               label="character-turns ending here"))
-    files.append(report)
-    return files
+            name = f"presence_{_file_word(side)}.png"
+
+            def presence(side: str = side, heat: Any = heat, i: int = i, name: str = name) -> Path:
+                return _heat(enc, heat, picture, out / name,
+                             f"Where the {side} stood (end of each turn, {s.runs} combats{_partial(s)})",
+                             starts=s.starts, cmap=_SIDE_CMAPS[i % len(_SIDE_CMAPS)],
+                             label="character-turns ending here")
+
+            todo.append((name, presence))
+    return todo
 
 
 class _Picture:

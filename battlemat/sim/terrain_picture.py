@@ -61,23 +61,27 @@ def draw_terrain_picture(path: Path, out: Path, terrain: Any = None, rules: Any 
     from matplotlib.figure import Figure  # noqa: PLC0415 - start-up time, and after use("Agg")
     from matplotlib.patches import Patch  # noqa: PLC0415 - start-up time, and after use("Agg")
 
-    from battlemat.sim.render import render_map, square_centre  # noqa: PLC0415 - start-up time: matplotlib
+    from battlemat.sim.render import (  # noqa: PLC0415 - start-up time: matplotlib
+        MAX_RENDER_SIDE,
+        render_map,
+        square_centre,
+    )
 
     board, problems, understood = survey_map(path, terrain=terrain, rules=rules)
     if board is None:
         return [Problem(str(out), "", "no picture: the map cannot be read (its problems are listed)",
                         "fix the map's problems, then draw it again")]
     try:
-        image, tmx = render_map(path)
+        image, tmx, scale_drawn = render_map(path, MAX_RENDER_SIDE)  # bounded by the picture, not the map
     except LoadError as exc:
         return exc.problems
     overlay = np.zeros(image.shape, np.float32)
-    half_w, half_h = tmx.tilewidth / 2, tmx.tileheight / 2
+    half_w, half_h = tmx.tilewidth * scale_drawn / 2, tmx.tileheight * scale_drawn / 2
     h, w = image.shape[:2]
     for kind, mask in terrain_kinds(board).items():
         colour = TERRAIN_COLOURS[kind][0]
         for y, x in zip(*np.nonzero(mask), strict=True):
-            cx, cy = square_centre(tmx, (int(x), int(y)))
+            cx, cy = square_centre(tmx, (int(x), int(y)), board, scale_drawn)
             x0, y0 = max(0, int(cx - half_w)), max(0, int(cy - half_h))
             x1, y1 = min(w, int(cx + half_w)), min(h, int(cy + half_h))
             overlay[y0:y1, x0:x1] = colour
