@@ -59,3 +59,20 @@ def test_v_shows_the_understood_walls_with_a_legend_row_and_hides_them_again(tmp
     assert not play.aids.terrain_view.on
     assert "walls: 4 squares" not in [row.words for _, row in play.aids.legend_spots]
     assert screen.get_at(at)[:3] == before
+
+
+def test_a_map_that_marks_nothing_says_so_in_the_log_and_one_with_walls_does_not(tmp_path: Path) -> None:
+    """Issue 26: a map whose walls are only in its art no longer plays as open floor in silence."""
+    (tmp_path / "open.tmx").write_text(MAP.replace('<objectgroup name="Collisions"><object id="1" x="144" y="0" '
+                                                   'width="48" height="192"/></objectgroup>', ""))
+    enc = tmp_path / "open.toml"
+    enc.write_text(ENCOUNTER.replace("walls.tmx", "open.tmx"))
+    app = make_app(tmp_path, str(enc))
+    ticks(app, 2)
+    assert "This map marks no walls, pits or difficult ground" in app.play.ctx.side.log_plain
+    (tmp_path / "walls.tmx").write_text(MAP)
+    walls = tmp_path / "walls.toml"
+    walls.write_text(ENCOUNTER)
+    app = make_app(tmp_path, str(walls))
+    ticks(app, 2)
+    assert "marks no walls" not in app.play.ctx.side.log_plain
