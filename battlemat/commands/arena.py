@@ -10,12 +10,9 @@ from pathlib import Path
 from battlemat.commands.args import (
     RUNS,
     RUNS_HELP,
-    TURNS,
-    TURNS_HELP,
     WORKERS,
     WORKERS_HELP,
-    dice_argument,
-    seed_argument,
+    add_batch_options,
 )
 from battlemat.io.encounter import load_encounter
 from battlemat.sim.arena import arena, format_table
@@ -24,13 +21,8 @@ from battlemat.sim.arena import arena, format_table
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("encounter", help="encounter .toml file")
     p.add_argument("--runs", type=RUNS, default=100, help=f"combats per side and baseline (default 100; {RUNS_HELP})")
-    p.add_argument("--seed", type=seed_argument, default=None, help="batch seed (default: the encounter's seed)")
-    p.add_argument("--dice", type=dice_argument, default=None, help="dice engine (default: the encounter's)")
+    add_batch_options(p)  # --seed, --dice, --max-turns, --dask-scheduler
     p.add_argument("--workers", type=WORKERS, default=1, help=f"worker processes (default 1; {WORKERS_HELP})")
-    p.add_argument("--max-turns", type=TURNS, default=30,
-                   help=f"stop a combat after this many turns (default 30; {TURNS_HELP})")
-    p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
-                   help="play on a Dask cluster at ADDRESS (the numbers are the same)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -75,6 +75,18 @@ DEPTH = bounded_int(1, MAX_BALANCE_DEPTH, "each depth screens every change again
 DEPTH_HELP = f"1 to {MAX_BALANCE_DEPTH}: each depth screens every change again"
 
 
+def add_batch_options(p: argparse.ArgumentParser) -> None:
+    """The options every batch command shares, in the same words: the batch seed, the dice, the turn
+    cap and a Dask cluster (simulate, arena, balance)."""
+    p.add_argument("--seed", type=seed_argument, default=None, help="batch seed (default: the encounter's seed)")
+    p.add_argument("--dice", type=dice_argument, default=None, help="dice engine (default: the encounter's)")
+    p.add_argument("--max-turns", type=TURNS, default=30,
+                   help=f"stop a combat after this many turns (default 30; {TURNS_HELP})")
+    p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
+                   help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (the numbers are "
+                        "the same)")
+
+
 def target_argument(text: str) -> float:
     """argparse type of `balance --target`: a win rate strictly between 0 and 1 (both excluded: no
     change makes a side certain to win or to lose, and a 95% interval never reaches 0 or 1 exactly)."""

@@ -17,12 +17,9 @@ from battlemat.commands.args import (
     RUNS,
     RUNS_HELP,
     TARGET_HELP,
-    TURNS,
-    TURNS_HELP,
     WORKERS,
     WORKERS_HELP,
-    dice_argument,
-    seed_argument,
+    add_batch_options,
     target_argument,
 )
 from battlemat.core.encounter import Encounter
@@ -42,16 +39,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=RUNS, default=200,
                    help=f"runs that confirm the finalists and the base (default 200; screening uses fewer; "
                         f"at least 10; {RUNS_HELP})")
-    p.add_argument("--seed", type=seed_argument, default=None, help="batch seed (default: the encounter's seed)")
-    p.add_argument("--dice", type=dice_argument, default=None, help="dice engine (default: the encounter's)")
-    p.add_argument("--max-turns", type=TURNS, default=30,
-                   help=f"stop a combat after this many turns (default 30; {TURNS_HELP})")
+    add_batch_options(p)  # --seed, --dice, --max-turns, --dask-scheduler
     p.add_argument("--depth", type=DEPTH, default=2,
                    help=f"at most this many changes combined (default 2; {DEPTH_HELP})")
     p.add_argument("--workers", type=WORKERS, default=None,
                    help=f"worker processes (default: one per core; {WORKERS_HELP})")
-    p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
-                   help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("-o", "--out", default=None,
                    help="the encounter file to write (default: beside the original, NAME.balanced.toml)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -26,12 +26,9 @@ from rich.table import Table
 from battlemat.commands.args import (
     RUNS,
     RUNS_HELP,
-    TURNS,
-    TURNS_HELP,
     WORKERS,
     WORKERS_HELP,
-    dice_argument,
-    seed_argument,
+    add_batch_options,
 )
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
@@ -54,19 +51,14 @@ from battlemat.sim.variants import Paired, build_variant, paired, parse_variant
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("encounter", help="encounter .toml file")
     p.add_argument("--runs", type=RUNS, default=200, help=f"number of combats to play (default 200; {RUNS_HELP})")
-    p.add_argument("--seed", type=seed_argument, default=None, help="batch seed (default: the encounter's seed)")
-    p.add_argument("--dice", type=dice_argument, default=None, help="dice engine (default: the encounter's)")
+    add_batch_options(p)  # --seed, --dice, --max-turns, --dask-scheduler
     p.add_argument("--workers", type=WORKERS, default=None,
                    help=f"worker processes on this machine (default: one per core from 100 runs up, else 1; "
                         f"{WORKERS_HELP})")
-    p.add_argument("--max-turns", type=TURNS, default=30,
-                   help=f"stop a combat after this many turns (default 30; {TURNS_HELP})")
     p.add_argument("--report", metavar="DIR", default=None,
                    help="write PNG figures, report.json and the typical and worst runs as replays here")
     p.add_argument("--replays", metavar="DIR", default=None,
                    help="save the typical run and each side's worst run as replays here (default: the --report folder)")
-    p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
-                   help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_variant_argument(p)
     p.add_argument("--log-run", type=int, default=None, metavar="K",
