@@ -38,8 +38,8 @@ from battlemat.core.intents import Intent
 from battlemat.core.state import Advantage, CharacterState, MatchState
 from battlemat.core.types import CharId
 from battlemat.io.encounter import parse_encounter
-from battlemat.io.errors import LoadError, Problem
-from battlemat.io.inline_map import read_board
+from battlemat.io.errors import LoadError
+from battlemat.io.inline_map import ProblemReader, read_board
 from battlemat.io.limits import MAX_ENCOUNTER_BYTES
 from battlemat.io.maps import attach_map, place_characters, placement_problems
 from battlemat.io.rules_file import load_rules
@@ -144,30 +144,13 @@ def parse_case(data: Mapping[str, Any], file: str, base_dir: Path, name: str = "
     return Case(name or Path(file).stem, file, about, enc, start, turns, sheet, xfail)
 
 
-class _CaseReader:
+class _CaseReader(ProblemReader):
     """Collects every problem of one case file (as the encounter reader does)."""
 
     def __init__(self, file: str) -> None:
-        self.file = file
-        self.problems: list[Problem] = []
+        super().__init__(file)
         self.rules = load_rules()
         self.enc: Encounter | None = None
-
-    def bad(self, place: str, message: str, fix: str = "") -> None:
-        self.problems.append(Problem(self.file, place, message, fix))
-
-    def table(self, obj: Any, place: str) -> Mapping[str, Any]:
-        if obj is None:
-            return {}
-        if not isinstance(obj, Mapping):
-            self.bad(place, f"expected a table, found {obj!r}", "write it as [table] or { key = value }")
-            return {}
-        return obj
-
-    def unknown(self, obj: Mapping[str, Any], allowed: Sequence[str], place: str) -> None:
-        for key in obj:
-            if key not in allowed:
-                self.bad(f"{place}.{key}", f"unknown field {key!r}", f"use one of: {', '.join(allowed)}")
 
     def text(self, obj: Mapping[str, Any], key: str, place: str, required: bool = False) -> str:
         value = obj.get(key, "")

@@ -32,11 +32,14 @@ def attach_inline(enc: Encounter, m: Any, file: str) -> Encounter:
     return place_characters(enc, board)
 
 
-class _Problems:
-    """A Reader that only collects problems (the encounter itself is read already)."""
+class ProblemReader:
+    """Collects every problem of one file, each with its place and its fix: the base of the readers of
+    rule cases, lessons and inline maps (the encounter's reader has its own, with the rules' checks)."""
 
-    def __init__(self, file: str, rules: Rules) -> None:
-        self.file, self.rules = file, rules
+    table_fix = "write it as [table] or { key = value }"
+
+    def __init__(self, file: str) -> None:
+        self.file = file
         self.problems: list[Problem] = []
 
     def bad(self, place: str, message: str, fix: str = "") -> None:
@@ -46,7 +49,7 @@ class _Problems:
         if obj is None:
             return {}
         if not isinstance(obj, Mapping):
-            self.bad(place, f"expected a table, found {obj!r}", "write it as [map] with rows = [...]")
+            self.bad(place, f"expected a table, found {obj!r}", self.table_fix)
             return {}
         return obj
 
@@ -54,6 +57,16 @@ class _Problems:
         for key in obj:
             if key not in allowed:
                 self.bad(f"{place}.{key}", f"unknown field {key!r}", f"use one of: {', '.join(allowed)}")
+
+
+class _Problems(ProblemReader):
+    """A Reader that only collects problems (the encounter itself is read already)."""
+
+    table_fix = "write it as [map] with rows = [...]"
+
+    def __init__(self, file: str, rules: Rules) -> None:
+        super().__init__(file)
+        self.rules = rules
 
 
 class Reader(Protocol):
