@@ -273,6 +273,12 @@ class Board:
         if not self.projection:
             return self.centers()
         ys, xs = np.mgrid[0 : self.height, 0 : self.width]
+        return self.diamond_center(xs, ys)
+
+    def diamond_center(self, x: np.ndarray | int, y: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+        """`screen_centers` of one square (x, y) of an isometric or staggered board, or of arrays of
+        them: the one formula, so a caller that wants a few squares does not lay out the whole board."""
+        xs, ys = np.asarray(x), np.asarray(y)
         ox, oy = self.origin
         return (xs - ys) * (self.tile_width / 2) + ox, (xs + ys) * (self.tile_height / 2) + oy
 

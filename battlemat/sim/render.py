@@ -48,8 +48,8 @@ def square_centre(tmx: Any, sq: XY, board: Board | None = None, scale: float = 1
     """The pixel centre of square `sq` in the map's picture drawn at `scale` (render_map's); on
     isometric and staggered maps the board says where (a staggered map's squares are not its cells)."""
     if board is not None and board.projection:
-        cx, cy = board.screen_centers()
-        return float(cx[sq[1], sq[0]]) * scale, float(cy[sq[1], sq[0]]) * scale
+        cx, cy = board.diamond_center(sq[0], sq[1])  # one square: not the whole board laid out per call
+        return float(cx) * scale, float(cy) * scale
     ox, oy = _tile_origin(tmx, *sq)
     return (ox + tmx.tilewidth / 2) * scale, (oy + tmx.tileheight / 2) * scale
 
