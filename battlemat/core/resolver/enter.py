@@ -139,8 +139,7 @@ def step_off_refusal(t: Turn, cid: CharId, ctx: movement.Context | None = None) 
     if board is None or it is None or s.at is None:
         return None
     if ctx is None:
-        sticky = {c: u for c, u in uses.sticky_uses(t.rules, t.intents).items() if t.active(c)}
-        ctx = movement.context(t.enc, t.st, t.char(cid).side, sticky, who=cid)
+        ctx = movement.context(t.enc, t.st, t.char(cid).side, t.sticky_now(), who=cid)
     mover = movement.mover_for(t.memory, t.st, cid, it.use, it.target, it.item)
     return movement.step_off(board, t.rules, mover, ctx)
 

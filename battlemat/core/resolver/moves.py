@@ -172,7 +172,7 @@ def _standing_runners(t: Turn, sub: int, routes: dict[CharId, movement.Route],
         if cid in routes and routes[cid].steps:
             continue
         if sticky is None:
-            sticky = {c: u for c, u in uses.sticky_uses(t.rules, t.intents).items() if t.active(c)}
+            sticky = t.sticky_now()
         out.append((cid, movement.context(t.enc, before, t.enc.by_id[cid].side, sticky, who=cid)))
     return out
 
@@ -184,8 +184,7 @@ def _routes(t: Turn, movers: list[tuple[CharId, Intent]],
     if not movers:
         return {}, {}
     board = t.enc.map_board
-    sticky = {cid: use for cid, use in uses.sticky_uses(t.rules, t.intents).items()
-              if t.active(cid) and t.st[cid].at is not None}
+    sticky = t.sticky_now()  # (one with no square sticks to nobody: movement.context skips it)
     snapshot = dict(t.st)
     ctxs: dict[str, movement.Context] = {}  # by side: who stands where as this sub-phase begins
     routes: dict[CharId, movement.Route] = {}

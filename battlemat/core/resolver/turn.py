@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from battlemat.core import movement
+from battlemat.core import movement, uses
 from battlemat.core.character import Character
 from battlemat.core.dice import DiceEngine
 from battlemat.core.encounter import Encounter
@@ -137,6 +137,11 @@ class Turn:
 
     def active(self, cid: CharId) -> bool:
         return self.st[cid].active
+
+    def sticky_now(self) -> dict[CharId, str]:
+        """M6: who makes its neighbours stick as things stand now: a sticky half declared by someone
+        still in the fight (a hazard may have felled it earlier in P2), with the half it uses."""
+        return {c: u for c, u in uses.sticky_uses(self.rules, self.intents).items() if self.active(c)}
 
     def order(self) -> tuple[CharId, ...]:
         """Declaration order of the encounter: the deterministic order of every loop."""
