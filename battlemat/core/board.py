@@ -15,6 +15,10 @@ What the terrain arrays mean, by rule:
 - `pit`: never entered, may be jumped (M5).
 - `hazard`: index into `hazards`, -1 for none (E1).
 - `feature`: index into `features`, the terrain's name ("stairs", "rubble") for explanations, -1 none.
+Besides the squares, thin lines (core.walls): `walls` between squares (M1, R4) and `doors` that open
+(M4 house switch `door_opening`); `barriers` are the walls and the doors not open, as this board
+has them (a match's door states make another board: `with_doors`). `lights` are kept for the
+picture; no rule reads them.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from types import MappingProxyType
 import numpy as np
 
 from battlemat.core.types import XY
+from battlemat.core.walls import Door, Light, Wall
 
 # Directions of travel for `difficult_dirs`, as bits. Tiled y grows downward: N is y-1.
 DIRECTIONS: Mapping[str, int] = MappingProxyType(
@@ -170,16 +175,25 @@ class BoardCache:
     - `sight`: line-of-sight answers by (from, to) square (geometry.sight, at most SIGHT_LIMIT);
     - `walks`: walking distances to a goal, by (diagonal setting, goal) (movement.walk_field, at
       most walks.kept(board));
-    - `level_windows`: where levels change within r squares, by r (movement.level_changes_near).
+    - `level_windows`: where levels change within r squares, by r (movement.level_changes_near);
+    - `sealed`: the barrier (index into `Board.barriers`) between each pair of neighbouring squares
+      it lies between, both ways (geometry.barrier_between), worked out once for the whole board;
+    - `variants`: the boards of other door states (`Board.with_doors`), shared by a board and its
+      variants, at most VARIANTS_KEPT.
     """
 
-    __slots__ = ("grids", "sight", "walks", "level_windows")
+    __slots__ = ("grids", "sight", "walks", "level_windows", "sealed", "variants")
 
     def __init__(self) -> None:
         self.grids: dict[str, object] = {}  # movement.Grid (opaque here: the grid module imports this one)
         self.sight: dict[tuple[XY, XY], tuple[bool, int, str]] = {}
-        self.walks: dict[tuple[str, XY], Sequence[int]] = {}
+        self.walks: dict[tuple[str, XY, str], Sequence[int]] = {}
         self.level_windows: dict[int, list[list[bool]]] = {}
+        self.sealed: dict[tuple[XY, XY], int] | None = None
+        self.variants: dict[tuple[tuple[str, str], ...], Board] = {}
+
+
+VARIANTS_KEPT = 64  # boards of other door states kept per map; the table starts over when full
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,9 +223,14 @@ class Board:
     # "isometric" / "staggered" (diamonds). The rules see only `grid`; on a staggered map the squares
     # are the equivalent isometric grid (`staggered_squares`), its stagger kept in stagger_axis/index.
     # Set with `projected` (not constructor arguments, so the terrain arrays can be passed as **kwargs).
+    walls: tuple[Wall, ...] = ()  # thin walls between squares (core.walls), board units
+    doors: tuple[Door, ...] = ()  # doors, in the state this board has them
+    lights: tuple[Light, ...] = ()  # the map's lights, for the picture only
     projection: str = field(default="", init=False)
     origin: tuple[float, float] = field(default=(0.0, 0.0), init=False)  # diamonds: square (0, 0)'s drawn centre
     cache: BoardCache = field(default_factory=BoardCache, init=False, repr=False, compare=False)
+    # the walls and the doors that are not open, and each one's door (None for a wall): what blocks
+    barriers: tuple[tuple[Wall, Door | None], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.grid not in ("square", "hex"):
@@ -242,6 +261,44 @@ class Board:
             object.__setattr__(self, name, arr)
         if not isinstance(self.tokens, MappingProxyType):
             object.__setattr__(self, "tokens", MappingProxyType(dict(self.tokens)))
+        object.__setattr__(self, "walls", tuple(Wall(*map(float, w)) for w in self.walls))
+        ids = [d.id for d in self.doors]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"two doors share an id: {sorted(i for i in set(ids) if ids.count(i) > 1)}")
+        object.__setattr__(self, "doors", tuple(self.doors))
+        object.__setattr__(self, "barriers", tuple((w, None) for w in self.walls)
+                           + tuple((d.wall, d) for d in self.doors if d.state != "open"))
+
+    @property
+    def door_states(self) -> dict[str, str]:
+        """Each door's state on this board, by id."""
+        return {d.id: d.state for d in self.doors}
+
+    def with_doors(self, states: Mapping[str, str]) -> Board:
+        """This board with its doors in `states` (by id; doors not named keep theirs): itself when
+        nothing changes, else a board of its own (its own caches: sight and movement differ), kept
+        among the variants its family shares, so one door state is always one board."""
+        if not self.doors:
+            return self
+        want = {d.id: states.get(d.id, d.state) for d in self.doors}
+        if all(want[d.id] == d.state for d in self.doors):
+            return self
+        key = tuple(sorted(want.items()))
+        variants = self.cache.variants
+        got = variants.get(key)
+        if got is None:
+            if len(variants) >= VARIANTS_KEPT:
+                variants.clear()
+            got = dataclasses.replace(self, doors=tuple(dataclasses.replace(d, state=want[d.id]) for d in self.doors))
+            object.__setattr__(got, "projection", self.projection)
+            object.__setattr__(got, "origin", self.origin)
+            got.cache.variants = variants
+            variants[tuple(sorted(self.door_states.items()))] = self
+            variants[key] = got
+        return got
+
+    def door(self, door_id: str) -> Door | None:
+        return next((d for d in self.doors if d.id == door_id), None)
 
     def projected(self, projection: str, origin: tuple[float, float]) -> Board:
         """This board drawn as Tiled draws an isometric or staggered map: square (x, y) a diamond whose

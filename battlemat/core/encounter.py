@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -27,6 +28,9 @@ class Encounter:
     by_id: Mapping[CharId, Character] = field(default_factory=lambda: MappingProxyType({}), repr=False)
     ids: tuple[CharId, ...] = field(default=(), init=False, repr=False, compare=False)  # in declaration order
     sides: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)  # in order of first mention
+    # this encounter at other door states (`fitted`), shared by an encounter and those it fitted
+    variants: dict[tuple[tuple[str, str], ...], Encounter] = field(default_factory=dict, init=False, repr=False,
+                                                                    compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", MappingProxyType({c.id: c for c in self.characters}))
@@ -40,12 +44,33 @@ class Encounter:
             raise ValueError(f"{self.title!r} has no map")
         return self.board
 
+    def fitted(self, state: MatchState) -> Encounter:
+        """The encounter as `state` has its doors (core.walls): itself when its board has no doors or
+        they stand as its board has them, else the same encounter on `Board.with_doors`. Everything
+        that reads the board for a state (the resolver, validation, the AI, the window's previews)
+        reads this one, so one door state is one board with its own sight and movement tables."""
+        board = self.board
+        if board is None or not board.doors or not state.doors:
+            return self
+        fit = board.with_doors(state.doors)
+        if fit is board:
+            return self
+        key = tuple(sorted(fit.door_states.items()))
+        got = self.variants.get(key)
+        if got is None:
+            got = dataclasses.replace(self, board=fit)
+            object.__setattr__(got, "variants", self.variants)
+            self.variants[tuple(sorted(board.door_states.items()))] = self
+            self.variants[key] = got
+        return got
+
     def character(self, cid: CharId) -> Character:
         return self.by_id[cid]
 
     def initial_state(self) -> MatchState:
+        doors = self.board.door_states if self.board is not None else {}
         return MatchState(1, MappingProxyType({c.id: CharacterState(at=c.at, minor=c.start_minor, major=c.start_major)
-                                               for c in self.characters}))
+                                               for c in self.characters}), MappingProxyType(doors))
 
 
 @dataclass(frozen=True)

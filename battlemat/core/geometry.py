@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from battlemat.core import walls
 from battlemat.core.board import Board
 from battlemat.core.types import XY
+from battlemat.core.walls import Door, Wall
 
 if TYPE_CHECKING:  # names for mypy only
     import numpy.typing as npt
@@ -118,11 +120,61 @@ def steps(board: Board, sq: XY, diagonals: str = "alternating") -> list[tuple[XY
 
 
 def adjacent(board: Board, a: XY, b: XY) -> bool:
-    """Next to each other: sharing an edge or a corner on squares, an edge on hexes (M6, P4)."""
+    """Next to each other: sharing an edge or a corner on squares, an edge on hexes (M6, P4), with no
+    wall or closed door between them (core.walls: a foe across a wall is not next to you)."""
     if board.grid == "hex":  # (is_hex, written out: asked a few dozen times a turn)
-        return a != b and hex_distance(board, a, b) == 1
-    dx, dy = a[0] - b[0], a[1] - b[1]
-    return -1 <= dx <= 1 and -1 <= dy <= 1 and (dx != 0 or dy != 0)
+        near = a != b and hex_distance(board, a, b) == 1
+    else:
+        dx, dy = a[0] - b[0], a[1] - b[1]
+        near = -1 <= dx <= 1 and -1 <= dy <= 1 and (dx != 0 or dy != 0)
+    return near and not (board.barriers and barrier_between(board, a, b) is not None)
+
+
+# -- walls between squares (core.walls) ----------------------------------------------------------
+def barrier_between(board: Board, a: XY, b: XY) -> tuple[Wall, Door | None] | None:
+    """The wall or closed door between two neighbouring squares (M1), as `board.barriers` lists it
+    (None: none): the first one the line between their centres touches. Worked out for every pair of
+    neighbours near a barrier once per board (`Board.cache.sealed`)."""
+    if not board.barriers:
+        return None
+    sealed = board.cache.sealed
+    if sealed is None:
+        sealed = board.cache.sealed = _seal(board)
+    i = sealed.get(((a[0], a[1]), (b[0], b[1])))
+    return None if i is None else board.barriers[i]
+
+
+def _seal(board: Board) -> dict[tuple[XY, XY], int]:
+    """Every pair of neighbouring squares (8 ways on squares, 6 on hexes) a barrier lies between,
+    both ways round, with the first such barrier's index."""
+    out: dict[tuple[XY, XY], int] = {}
+    hexmap = is_hex(board)
+    for i, (w, _) in enumerate(board.barriers):
+        x0, y0, x1, y1 = walls.box(w)
+        pad = 2
+        if hexmap:  # hex units: columns are sqrt(3)/2 wide (stagger x) or rows are (stagger y)
+            fx, fy = (2 / math.sqrt(3), 1.0) if board.stagger_axis == "x" else (1.0, 2 / math.sqrt(3))
+            x0, x1, y0, y1 = x0 * fx, x1 * fx, y0 * fy, y1 * fy
+        for y in range(max(0, math.floor(y0) - pad), min(board.height, math.floor(y1) + pad + 1)):
+            for x in range(max(0, math.floor(x0) - pad), min(board.width, math.floor(x1) + pad + 1)):
+                ax, ay = centre(board, (x, y))
+                for n, _, _ in steps(board, (x, y), "chebyshev"):
+                    if ((x, y), n) in out:
+                        continue
+                    bx, by = centre(board, n)
+                    if walls.touches(ax, ay, bx, by, w):
+                        out[(x, y), n] = out[n, (x, y)] = i
+    return out
+
+
+def barrier_words(board: Board, a: XY, b: XY) -> str:
+    """'wall between (4, 5) and (5, 5)' or 'closed door 'cellar door' between ...' (M1, M4)."""
+    hit = barrier_between(board, a, b)
+    if hit is None:
+        return ""
+    door = hit[1]
+    what = "wall" if door is None else f"{door.state} {door.label}"
+    return f"{what} between {a} and {b}"
 
 
 def hex_distance(board: Board, a: XY, b: XY) -> int:
@@ -210,6 +262,16 @@ def sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
 
 
 def _sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
+    if board.barriers and a != b:
+        (ax, ay), (bx, by) = centre(board, a), centre(board, b)
+        lo_x, hi_x, lo_y, hi_y = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+        for w, door in board.barriers:
+            x0, y0, x1, y1 = walls.box(w)
+            if x1 < lo_x - walls.EPS or x0 > hi_x + walls.EPS or y1 < lo_y - walls.EPS or y0 > hi_y + walls.EPS:
+                continue
+            if walls.touches(ax, ay, bx, by, w):
+                what = f"a wall {walls.wall_text(w)}" if door is None else f"{door.label}, {door.state},"
+                return False, 0, f"no line of sight: {what} stands between {a} and {b} (R4)"
     best: tuple[bool, int, str] | None = None
     for nudge in (1e-6, -1e-6):
         between = [s for s in _line(board, a, b, nudge)[1:-1] if board.inside(s)]

@@ -70,16 +70,24 @@ class CharacterState:
 
 @dataclass(frozen=True)
 class MatchState:
-    """The state between turns. `turn` is the number of the next turn to resolve (from 1)."""
+    """The state between turns. `turn` is the number of the next turn to resolve (from 1). `doors`:
+    each door's state by id (core.walls), empty on a board without doors."""
 
     turn: int = 1
     chars: Mapping[CharId, CharacterState] = field(default_factory=lambda: MappingProxyType({}))
+    doors: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __getitem__(self, cid: CharId) -> CharacterState:
         return self.chars[cid]
 
-    def replace_chars(self, chars: Mapping[CharId, CharacterState], turn: int | None = None) -> MatchState:
-        return MatchState(self.turn if turn is None else turn, MappingProxyType(dict(chars)))
+    def replace_chars(self, chars: Mapping[CharId, CharacterState], turn: int | None = None,
+                      doors: Mapping[str, str] | None = None) -> MatchState:
+        return MatchState(self.turn if turn is None else turn, MappingProxyType(dict(chars)),
+                          self.doors if doors is None else MappingProxyType(dict(doors)))
+
+    def with_doors(self, doors: Mapping[str, str]) -> MatchState:
+        """The same state with these door states (a game master's change between turns)."""
+        return MatchState(self.turn, self.chars, MappingProxyType({**self.doors, **doors}))
 
     def to_dict(self) -> dict[str, dict[str, object]]:
         return {cid: st.to_dict() for cid, st in self.chars.items()}

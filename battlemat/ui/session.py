@@ -171,7 +171,7 @@ class Session:
                 for cid, st in state.chars.items()}
 
     def state_view(self) -> MatchState:
-        return MatchState(self.state.turn, MappingProxyType(self.chars_view()))
+        return MatchState(self.state.turn, MappingProxyType(self.chars_view()), self.state.doors)
 
     def is_pc(self, cid: CharId) -> bool:
         return self.enc.by_id[cid].side in self.pc_sides

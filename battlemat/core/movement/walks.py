@@ -55,14 +55,15 @@ def weights(gr: Grid) -> npt.NDArray[np.int8]:
     return rev
 
 
-def walk_field(board: Board, diagonals: str, goal: XY) -> Sequence[int]:
-    """Squares of walking from every node (y * width + x) to `goal`, FAR where no walk leads there."""
+def walk_field(board: Board, diagonals: str, goal: XY, doors: str = "ends_move") -> Sequence[int]:
+    """Squares of walking from every node (y * width + x) to `goal`, FAR where no walk leads there;
+    `doors` is the rules' `door_opening` (how a closed door is walked through, core.walls)."""
     walks = board.cache.walks
-    key = (diagonals, (goal[0], goal[1]))
+    key = (diagonals, (goal[0], goal[1]), doors)
     field = walks.get(key)
     if field is None:
         gr = grid(board, diagonals)
-        field = _ints(_lengths(gr.arrays.nbr, weights(gr), gr.node(goal)))
+        field = _ints(_lengths(gr.arrays.nbr, weights(gr, doors), gr.node(goal)))
         if len(walks) >= kept(board):
             walks.clear()
         walks[key] = field
