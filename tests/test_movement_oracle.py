@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 
 from battlemat.core import geometry, movement, walls
 from battlemat.core.board import DIRECTION_STEPS, DIRECTIONS, Board
-from battlemat.core.movement.grid import DOOR, WALLED
 from battlemat.core.movement import kernel
+from battlemat.core.movement.grid import DOOR, WALLED
 from battlemat.io.rules_file import load_rules
 
 RULES = load_rules()
