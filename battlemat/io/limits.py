@@ -69,6 +69,9 @@ MAX_CHARACTERS = 50
 # art gallery load in 0.2-0.4 s, but with MAX_CHARACTERS on a large map a turn of NPC decisions takes
 # a second). A combat is rarely longer than the simulator's default cap of 30 turns.
 MAX_TURNS = 500
+# The game master's door changes in a save (each toggles one door between turns, and each writes a
+# line in the log when replayed): a GM who toggles ten doors every turn of MAX_TURNS stays within it.
+MAX_DOOR_CHANGES = 10 * MAX_TURNS
 # Squares of characters in an encounter without a map: `battlemat play` builds a plain arena just big
 # enough for them (3 squares beyond the farthest), so [10**12, 5] would ask for terabytes. Squares run
 # from [0, 0] to [MAX_ARENA_SQUARE, MAX_ARENA_SQUARE]; the arena is then at most 1002 x 1002, the size

@@ -30,8 +30,9 @@ from typing import Any
 from battlemat.core.errors import BattlematError, RulesError
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier
+from battlemat.core.walls import DOOR_STATES
 from battlemat.io.errors import LoadError, Problem
-from battlemat.io.limits import MAX_CELLS, MAX_CHARACTERS, MAX_SAVE_BYTES, MAX_SEED, MAX_TURNS
+from battlemat.io.limits import MAX_CELLS, MAX_CHARACTERS, MAX_DOOR_CHANGES, MAX_SAVE_BYTES, MAX_SEED, MAX_TURNS
 from battlemat.io.names import dice_problem, shown, unknown_name
 from battlemat.io.outfile import TEMP_SUFFIX, write_file
 from battlemat.io.rules_file import load_rules
@@ -83,8 +84,23 @@ def encounter_ref(path: str | Path, title: str | None = None) -> EncounterRef:
 
 
 @dataclass(frozen=True)
+class DoorChange:
+    """A game master's change of a door between turns: before turn `turn` is resolved, the door `door`
+    (its id on the map) is set to `state` (open, closed or locked). A door the resolver opens (a step
+    through it, M4) follows from the intents and is never saved."""
+
+    turn: int
+    door: str
+    state: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"turn": self.turn, "door": self.door, "state": self.state}
+
+
+@dataclass(frozen=True)
 class Save:
-    """What a replay needs: which encounter, which seed and dice, and every resolved turn's intents."""
+    """What a replay needs: which encounter, which seed and dice, every resolved turn's intents, and
+    the game master's door changes (`doors`, in the order made; applied before their turn)."""
 
     encounter: str  # path as given; resolved relative to the save file when not absolute
     seed: int
@@ -94,6 +110,7 @@ class Save:
     version: int = FORMAT_VERSION
     meta: dict[str, Any] = field(default_factory=dict)
     ref: EncounterRef = field(default_factory=EncounterRef)
+    doors: tuple[DoorChange, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -106,6 +123,8 @@ class Save:
             "turns": [[it.to_dict() for it in turn] for turn in self.turns],
             "meta": self.meta,
         }
+        if self.doors:  # (written only when there are any: saves without doors read as they always did)
+            out["doors"] = [c.to_dict() for c in self.doors]
         if self.ref.to_dict():
             out["encounter_ref"] = self.ref.to_dict()
         return out
@@ -266,6 +285,7 @@ def save_from_data(data: Any, file: str) -> Save:
     if not isinstance(meta, dict):
         r.bad("meta", f"meta is an object, found {shown(meta)}", 'write "meta": {}')
     turns = r.turns(data.get("turns", []))
+    doors = r.doors(data.get("doors", []), len(turns))
     if data.get("ai_draws") and dice != "none":
         r.bad("ai_draws", "this replay was recorded by an older battlemat, whose simulated players drew from the "
               "dice's random stream: its dice cannot be replayed as they fell",
@@ -273,11 +293,13 @@ def save_from_data(data: Any, file: str) -> Save:
     if r.problems:
         raise LoadError(r.problems[:MAX_PROBLEMS_SHOWN] + r.more())
     return Save(enc, seed, dice, turns, tuple(pcs), FORMAT_VERSION, meta,  # type: ignore[arg-type]
-                EncounterRef.from_dict(data.get("encounter_ref")))
+                EncounterRef.from_dict(data.get("encounter_ref")), doors)
 
 
 _SAVE_KEYS = {"format", "version", "encounter", "seed", "dice", "pc_sides", "turns", "meta", "encounter_ref",
-              "ai_draws"}
+              "ai_draws", "doors"}
+_DOOR_KEYS = ("turn", "door", "state")
+MAX_DOOR_ID = 200  # characters of a door's id (a map's object id or name)
 _INTENT_KEYS = {f.name for f in fields(Intent)}
 MAX_PROBLEMS_SHOWN = 20  # a damaged save may be wrong everywhere: the first ones say enough
 
@@ -325,6 +347,39 @@ class _SaveReader:
             intents = (self.intent(d, f"{place}[{ii}]") for ii, d in enumerate(raw))
             out.append(tuple(it for it in intents if it is not None))
         return tuple(out)
+
+    def doors(self, value: Any, turns: int) -> tuple[DoorChange, ...]:
+        """The game master's door changes: [{"turn": 3, "door": "d1", "state": "open"}, ...], each before
+        a saved turn or the turn after the last (the one being declared). Whether the doors are on the
+        encounter's map is checked against the encounter when the save is opened."""
+        example = '"doors": [{"turn": 3, "door": "d1", "state": "open"}]'
+        if not isinstance(value, list):
+            self.bad("doors", f"doors is a list of door changes, found {shown(value)}", f"write {example}")
+            return ()
+        if len(value) > MAX_DOOR_CHANGES:
+            self.bad("doors", f"{len(value)} door changes; battlemat replays at most {MAX_DOOR_CHANGES}",
+                     "restore a good copy (battlemat/io/limits.py gives the reason)")
+            return ()
+        out = []
+        for i, d in enumerate(value):
+            place = f"doors[{i}]"
+            if not isinstance(d, dict) or set(d) != set(_DOOR_KEYS):
+                self.bad(place, f"a door change is {{turn, door, state}}, found {shown(d)}", f"write {example}")
+                continue
+            turn, door, state = d["turn"], d["door"], d["state"]
+            before = len(self.problems)
+            if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= turns + 1:
+                self.bad(f"{place}.turn", f"a door change is made before a turn from 1 to {turns + 1} (the save has "
+                         f"{turns} turns), found {shown(turn)}", "restore a good copy, or remove the change")
+            if not isinstance(door, str) or not door or len(door) > MAX_DOOR_ID:
+                self.bad(f"{place}.door", f"a door is named by its id on the map (text), found {shown(door)}",
+                         'write "door": "d1"')
+            if state not in DOOR_STATES:
+                self.bad(f"{place}.state", f"a door is {', '.join(DOOR_STATES)}, found {shown(state)}",
+                         'write "state": "open"')
+            if len(self.problems) == before:
+                out.append(DoorChange(turn, door, state))
+        return tuple(sorted(out, key=lambda c: c.turn))  # (stable: the changes of a turn keep their order)
 
     def intent(self, d: Any, place: str) -> Intent | None:  # noqa: C901 - one check per field, in order
         """One intent, the inverse of Intent.to_dict; None (with the problems) when it is wrong."""

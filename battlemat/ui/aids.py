@@ -25,7 +25,7 @@ from battlemat.core.events import Event
 from battlemat.core.types import XY, CharId
 from battlemat.labels import labels_by_id
 from battlemat.log import describe_intent, event_words, hazard_name
-from battlemat.ui import cards, overlays, theme
+from battlemat.ui import cards, overlays, theme, walls_view
 from battlemat.ui import input as keys
 from battlemat.ui.boardview import BoardView, Layer
 from battlemat.ui.cards import ShownCard
@@ -336,9 +336,10 @@ class Aids(Layer):
         foes = tuple(sorted(f.at for f in mctx.sticky))
         if not foes:
             return None
-        key = (id(ctx.layout), foes)
+        board = ctx.session.board
+        key = (id(ctx.layout), id(board), foes)
         if self.sticky is None or self.sticky[0] != key:
-            self.sticky = (key, overlays.sticky_fill(ctx.layout, foes))
+            self.sticky = (key, overlays.sticky_fill(ctx.layout, foes, board))
         return self.sticky[1]
 
     # -- hazards on a route (E1) ------------------------------------------------------------------
@@ -412,6 +413,8 @@ class Aids(Layer):
             rows.append(Row("declared", "a declared move", "", theme.ACCENT))
         rows += self.teaching.legend()
         rows += self.terrain_view.legend_rows(ctx.session.board, ctx.layout)
+        if not self.terrain_view.on:  # (the terrain view counts them)
+            rows += walls_view.legend_rows(ctx.session.board, ctx.gm_mode)
         if ctx.art.show_marks:
             rows += self._mark_rows()
         return rows

@@ -28,6 +28,7 @@ from battlemat.ui.forecast import AttackForecast, Forecasts, aimed_at
 from battlemat.ui.knowledge import GM, Knowledge
 from battlemat.ui.move_preview import refusal_text
 from battlemat.ui.tokens import TokenLook, draw_tokens, token_at
+from battlemat.ui.walls_view import WallsView, door_hint, edge_words
 
 
 class Layer:
@@ -74,6 +75,13 @@ class BoardView:
         self.layers: tuple[Layer, ...] = tuple(layers)
         self.forecasts = Forecasts()
         self.shown_card: tuple[str, ...] = ()  # the words of the last forecast card drawn
+        self._walls: WallsView | None = None
+
+    def walls(self) -> WallsView:
+        """The walls, doors and lights of the board shown, laid out for its layout (walls_view.py)."""
+        if self._walls is None or self._walls.lay is not self.ctx.layout:
+            self._walls = WallsView(self.ctx.layout)
+        return self._walls
 
     # -- what this view shows --------------------------------------------------------------------
     def positions(self) -> dict[CharId, tuple[float, float]]:
@@ -109,7 +117,9 @@ class BoardView:
         board = self.ctx.session.board
         words = f"{sq}: {board.describe(sq)}"
         name = hazard_name(board, sq)
-        return f"{sq}: the {name} - {words.split(': ', 1)[-1]}" if name else words
+        words = f"{sq}: the {name} - {words.split(': ', 1)[-1]}" if name else words
+        edges = edge_words(board, sq)  # walls and doors on its edges, doors as this turn has them
+        return words + (" - " + "; ".join(edges) if edges else "")
 
     def forecast_for(self, target: CharId) -> AttackForecast | None:
         """The selected draft aimed at `target`, forecast from the intents this side may see; the
@@ -134,12 +144,17 @@ class BoardView:
         clip = surface.get_clip()
         surface.set_clip(board)
         layers = self._layers()
+        walls = self.walls()
+        if not walls.empty:
+            walls.draw_lights(surface, ctx.cam)
         for layer in layers:
             layer.under_plans(surface)
         if ctx.player is None:
             self.draw_plans(surface, hide_pointer=any(layer.holds_pointer() for layer in layers))
         for layer in reversed(layers):
             layer.over_plans(surface)
+        if not walls.empty:  # over the terrain view (V) and the reach's fill and edges, under the tokens
+            walls.draw(surface, ctx.cam, ctx.session.board)
         positions = self.positions()
         states = ctx.display_states()
         hover_tok = self.token_under(ctx.mouse) if board.collidepoint(ctx.mouse) else None
@@ -223,6 +238,8 @@ class BoardView:
         if hover_tok is not None:
             self._hover_token(surface, hover_tok)
             return
+        if ctx.gm_mode and ctx.player is None and self._hover_door():
+            return
         sq = self.square_under(ctx.mouse)
         if sq is None:
             return
@@ -233,6 +250,19 @@ class BoardView:
             self._hover_square(surface, rc, sq, ctx.session.position(who))
         elif ctx.player is None and who is None:
             ctx.set_status(self.square_words(sq))
+            edges = edge_words(ctx.session.board, sq)
+            if edges:  # a square next to a wall or a door: its card says which side (M1, M4)
+                ctx.cards.draw(surface, [Line(f"{sq}", theme.TEXT, True), *(Line(e) for e in edges)], ctx.mouse,
+                               ctx.frame.board, 360)
+
+    def _hover_door(self) -> bool:
+        """GM mode, the pointer on a door: the status line says what a click does to it (doors.py)."""
+        door = self.walls().door_at(self.ctx.cam, self.ctx.mouse)
+        if door is None:
+            return False
+        live = self.ctx.session.board.door(door.id) or door
+        self.ctx.set_status(door_hint(door, live.state), theme.ACCENT)
+        return True
 
     def _hover_square(self, surface: pygame.Surface, rc: Reach, sq: XY, here: XY | None) -> None:
         """A square under the pointer while declaring: reachable, or why not."""
@@ -264,7 +294,8 @@ class BoardView:
             b = ctx.session.position(hover_tok, ends)
             lines: list[Line] = []
             if half.ranged and a is not None and b is not None:
-                seen, cover, why = overlays.draw_sight(surface, ctx.cam, ctx.layout, a, b)
+                on = ctx.session.board_at(ends) if ends is not None else ctx.session.board
+                seen, cover, why = overlays.draw_sight(surface, ctx.cam, ctx.layout, a, b, on)
                 lines.append(Line("line of sight: " + ("clear" if seen and not cover else
                                   f"{cover} cover square(s), -1 each (R4)" if seen else why),
                                   theme.GOOD if seen else theme.BAD))

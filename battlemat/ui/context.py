@@ -97,7 +97,8 @@ class PlayContext:
 
     @property
     def enc(self) -> Encounter:
-        return self.session.enc
+        """The encounter as this turn has its doors (`Session.live`): what the previews read."""
+        return self.session.live
 
     def side_index(self, cid: CharId) -> int:
         return self.enc.sides.index(self.enc.by_id[cid].side)

@@ -55,7 +55,7 @@ def question(session: Session, gm_mode: bool) -> Question:
     known = tuple(visible[c.id] for c in s.enc.characters if c.id in visible)
     dice = s.match.dice.name
     samples = 1 if dice == "none" else DICE_SAMPLES
-    return Question(s.enc, s.state, known, fill, dice, samples, s.match.seed, s.state_view())
+    return Question(s.live, s.state, known, fill, dice, samples, s.match.seed, s.state_view())
 
 
 def ghost_key(session: Session, gm_mode: bool) -> tuple[object, ...]:

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from battlemat.core.board import OUTSIDE, Board
+from battlemat.core.geometry import centres
 from battlemat.core.types import XY
 
 Point = tuple[float, float]
@@ -38,6 +39,8 @@ class Layout:
         self.width_px, self.height_px = self._size()
         # the scale of one "square" on screen, for token sizes and line widths
         self.cell = float(min(self.tw, self.th))
+        self._units: np.ndarray | None = None  # board units -> map pixels (`point`), made when first asked
+
 
     def _size(self) -> tuple[int, int]:
         """Map size in pixels, as Tiled computes it (hex maps overhang by half a tile)."""
@@ -75,6 +78,34 @@ class Layout:
     def center(self, sq: XY) -> Point:
         x, y = sq
         return float(self.cx[y, x]), float(self.cy[y, x])
+
+    def point(self, u: float, v: float) -> Point:
+        """A point in board units (a wall's end, a light: `geometry.centre`'s units, in which square
+        (x, y) of a square grid spans x..x+1) in map pixels. Board units and drawn centres are both
+        a regular lattice, so one affine map takes each square's `centre` to its drawn centre on
+        every grid and projection; it is fitted once to a few squares' centres (exact)."""
+        m = self._units
+        if m is None:
+            m = self._units = self._fit_units()
+        return float(m[0, 0] * u + m[0, 1] * v + m[0, 2]), float(m[1, 0] * u + m[1, 1] * v + m[1, 2])
+
+    def pixels_per_unit(self) -> float:
+        """Map pixels per board unit along x (a light's range, a click's reach in units)."""
+        (x0, y0), (x1, y1) = self.point(0.0, 0.0), self.point(1.0, 0.0)
+        return math.hypot(x1 - x0, y1 - y0)
+
+    def _fit_units(self) -> np.ndarray:
+        b = self.board
+        h, w = min(3, b.height), min(3, b.width)
+        ux, uy = centres(b)
+        src = np.column_stack([ux[:h, :w].ravel(), uy[:h, :w].ravel(), np.ones(h * w)])
+        dst = np.column_stack([self.cx[:h, :w].ravel(), self.cy[:h, :w].ravel()])
+        if h * w < 3 or np.linalg.matrix_rank(src) < 3:  # a single row or column: scale by the tile
+            tw, th = (self.tw, self.th)
+            ox, oy = float(self.cx[0, 0]) - 0.5 * tw, float(self.cy[0, 0]) - 0.5 * th
+            return np.array([[tw, 0.0, ox], [0.0, th, oy]])
+        sol, *_ = np.linalg.lstsq(src, dst, rcond=None)
+        return np.asarray(sol.T, dtype=np.float64)
 
     def polygon(self, sq: XY) -> list[Point]:
         """The outline of one square (or hex) in map pixels."""

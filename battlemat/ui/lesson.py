@@ -369,7 +369,7 @@ class LessonScreen(PlayScreen):
             for d in ev.data.get("defenders", ()):
                 pa, pd = self.session.position(a), self.session.position(d)
                 if pa is not None and pd is not None:
-                    overlays.draw_sight(surface, self.ctx.cam, self.ctx.layout, pa, pd)
+                    overlays.draw_sight(surface, self.ctx.cam, self.ctx.layout, pa, pd, self.session.board)
 
     def looks(self) -> tuple[object, ...]:
         s = self.session

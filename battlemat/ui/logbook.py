@@ -23,7 +23,8 @@ from battlemat.ui import theme
 RULE_ID = re.compile(r"\b([A-Z][0-9]{1,2})\b")
 NEWEST_FIRST_TURNS = 12  # turns the log shows newest first (oldest first, it shows them all)
 EVENT_COLOURS = {"losses": theme.BAD, "defeated": theme.BAD, "healed": theme.GOOD, "advantage": theme.GOOD,
-                 "fled": theme.ACCENT, "intent": theme.TEXT_DIM, "hazard": theme.ACCENT}
+                 "fled": theme.ACCENT, "intent": theme.TEXT_DIM, "hazard": theme.ACCENT,
+                 "door": theme.DOOR_COLOURS["closed"]}  # a door opened by a step (M4) or by the game master
 
 
 def hexc(c: theme.Color) -> str:

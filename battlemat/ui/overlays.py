@@ -222,16 +222,17 @@ class RangeBands:
         screen.blit(self._surface(cam.zoom), (round(sx) - 1, round(sy) - 1))
 
 
-def draw_sight(screen: pygame.Surface, cam: Camera, lay: Layout, a: XY, b: XY) -> tuple[bool, int, str]:
-    """R4: the line between centres, green when clear, amber with cover, red when blocked."""
-    seen, cover, why = geometry.sight(lay.board, a, b)
+def draw_sight(screen: pygame.Surface, cam: Camera, lay: Layout, a: XY, b: XY, board: Board) -> tuple[bool, int, str]:
+    """R4: the line between centres, green when clear, amber with cover, red when blocked, on `board`
+    (the match state's: a closed door blocks, an open one does not)."""
+    seen, cover, why = geometry.sight(board, a, b)
     color = theme.BAD if not seen else (theme.SIGHT_COVER if cover else theme.GOOD)
     pa, pb = cam.to_screen(*lay.center(a)), cam.to_screen(*lay.center(b))
     pygame.draw.line(screen, (10, 10, 10), pa, pb, 5)
     pygame.draw.line(screen, color, pa, pb, 3)
     if not seen:
-        for sq in geometry.line(lay.board, a, b)[1:-1]:
-            if lay.board.inside(sq) and lay.board.opaque[sq[1], sq[0]]:
+        for sq in geometry.line(board, a, b)[1:-1]:
+            if board.inside(sq) and board.opaque[sq[1], sq[0]]:
                 c = cam.to_screen(*lay.center(sq))
                 r = lay.cell * 0.3 * cam.zoom
                 pygame.draw.line(screen, theme.BAD, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), 3)
@@ -360,8 +361,9 @@ def zone_squares(board: Board, foes: Iterable[XY]) -> set[XY]:
     return out
 
 
-def sticky_fill(lay: Layout, foes: Iterable[XY]) -> RegionFill:
-    return RegionFill(lay, zone_squares(lay.board, foes), theme.STICKY, theme.STICKY_EDGE)
+def sticky_fill(lay: Layout, foes: Iterable[XY], board: Board) -> RegionFill:
+    """M6 on `board`, the match state's (no zone reaches across a wall or a closed door)."""
+    return RegionFill(lay, zone_squares(board, foes), theme.STICKY, theme.STICKY_EDGE)
 
 
 def requirement_words(text: str) -> str:
@@ -392,6 +394,7 @@ class LegendRow:
     """One row of the legend: how its swatch is drawn, its words, the rule ID it names."""
 
     swatch: str  # fill | edge | route | declared | sight | band | zone | hatch | chevron | pit | cover | hazard | level
+    # | wall | door | light
     words: str
     rule: str = ""
     color: theme.Color = theme.TEXT
@@ -478,8 +481,33 @@ def _swatch(screen: pygame.Surface, r: pygame.Rect, row: LegendRow) -> None:
     elif kind == "hazard":
         x0, y0 = r.centerx - 6, r.bottom
         pygame.draw.polygon(screen, (250, 200, 40), [(x0, y0), (x0 + 12, y0), (x0 + 6, y0 - 11)])
-    elif kind == "level":
-        pygame.draw.rect(screen, (200, 200, 200), r)
-        pygame.draw.line(screen, (255, 240, 200), r.topleft, r.bottomleft, 2)
-        label = theme.text("1", 12, (30, 30, 30), True)
-        screen.blit(label, label.get_rect(center=r.center))
+    else:
+        drawn = _SWATCHES.get(kind)
+        if drawn is not None:
+            drawn(screen, r)
+
+
+def _level_swatch(screen: pygame.Surface, r: pygame.Rect) -> None:
+    pygame.draw.rect(screen, (200, 200, 200), r)
+    pygame.draw.line(screen, (255, 240, 200), r.topleft, r.bottomleft, 2)
+    label = theme.text("1", 12, (30, 30, 30), True)
+    screen.blit(label, label.get_rect(center=r.center))
+
+
+def _wall_swatch(screen: pygame.Surface, r: pygame.Rect) -> None:
+    pygame.draw.line(screen, theme.WALL_EDGE, r.midleft, r.midright, 7)
+    pygame.draw.line(screen, theme.WALL, r.midleft, r.midright, 5)
+
+
+def _door_swatch(screen: pygame.Surface, r: pygame.Rect) -> None:
+    third = r.width // 3
+    for i, state in enumerate(("open", "closed", "locked")):
+        pygame.draw.rect(screen, theme.DOOR_COLOURS[state], (r.x + i * third, r.centery - 3, third - 1, 7))
+
+
+def _light_swatch(screen: pygame.Surface, r: pygame.Rect) -> None:
+    pygame.draw.circle(screen, (120, 110, 70), r.center, 7)
+    pygame.draw.circle(screen, (220, 200, 120), r.center, 3)
+
+
+_SWATCHES = {"level": _level_swatch, "wall": _wall_swatch, "door": _door_swatch, "light": _light_swatch}

@@ -32,6 +32,7 @@ from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.context import MovePreview, PlayContext, Selection, Services
 from battlemat.ui.declaring import Declaring, takes_target
+from battlemat.ui.doors import DOOR_HELP, GmDoors
 from battlemat.ui.drag import Dragging
 from battlemat.ui.files import Files, autosave_for
 from battlemat.ui.idle import AskIdle
@@ -75,6 +76,7 @@ class PlayScreen:
         self.asking = AskIdle(ctx, self.declaring, self.resolve_now)
         self.time = self.time_travel()
         self.files = Files(ctx, self.load_session)
+        self.doors = GmDoors(ctx, self.board)
         self.art_frames = 0  # tile animation frames shown so far (each is a new look)
         self._show(session, art, None)
         self.resize(size)
@@ -140,8 +142,8 @@ class PlayScreen:
                       "the others declare in secret (M shows them).", theme.TEXT)
         if not s.has_map:
             side.log_text("No map: an open arena; positions are taken as declared.")
-        elif not (s.board.blocked.any() or s.board.pit.any() or s.board.difficult.any()
-                  or (s.board.difficult_dirs > 0).any()):  # a map by others whose walls are only in its art
+        elif not (s.board.blocked.any() or s.board.pit.any() or s.board.difficult.any() or s.board.barriers
+                  or s.board.doors or (s.board.difficult_dirs > 0).any()):  # a map whose walls are only in its art
             side.log_text("This map marks no walls, pits or difficult ground: every square plays as open floor. "
                           "`battlemat check` on the map says how to mark them; V shows what is understood.",
                           theme.ACCENT)
@@ -357,7 +359,8 @@ class PlayScreen:
         ctx.gm_mode = not ctx.gm_mode
         if not ctx.gm_mode and ctx.sel.who and not ctx.session.is_pc(ctx.sel.who):
             ctx.sel = Selection()
-        ctx.set_status("GM mode: NPC intents shown and editable." if ctx.gm_mode else "GM mode off.", theme.TEXT)
+        words = "GM mode: NPC intents shown and editable." + (f" {DOOR_HELP}." if ctx.session.board.doors else "")
+        ctx.set_status(words if ctx.gm_mode else "GM mode off.", theme.TEXT)
         self.refresh_panels()
 
     def toggle_step(self) -> None:
@@ -485,6 +488,8 @@ class PlayScreen:
     def click(self, pos: tuple[int, int]) -> None:
         ctx, d = self.ctx, self.declaring
         if ctx.player is not None or self.aids.on_aid(pos):  # the legend and a held card are not the board
+            return
+        if self.doors.click(pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)):  # GM mode: a door (doors.py)
             return
         tok = self.board.token_under(pos)
         who = ctx.sel.who

@@ -31,7 +31,7 @@ from battlemat.core.state import CharacterState, MatchState
 from battlemat.core.types import XY, CharId
 from battlemat.io.errors import LoadError
 from battlemat.io.lessons import read_lesson_encounter
-from battlemat.io.saves import Save, encounter_problem, encounter_ref, replay_problem, write_save
+from battlemat.io.saves import DoorChange, Save, encounter_problem, encounter_ref, replay_problem, write_save
 from battlemat.ui.npc import Policy, npc_brain
 
 ARENA_TILE = 48  # pixels of one arena square (encounters without a map)
@@ -128,7 +128,6 @@ class Session:
         self.has_map = self.enc.board is not None
         arena = None if self.has_map else arena_for(self.enc)
         self.arena = arena
-        self.board: Board = arena.board if arena is not None else self.enc.map_board
         unknown = [side for side in pc_sides if side not in self.enc.sides]
         if unknown:
             raise BattlematError(f"no side {unknown[0]!r} in {self.path}; its sides are {', '.join(self.enc.sides)}")
@@ -136,6 +135,7 @@ class Session:
         self.declared: dict[CharId, Intent] = {}
         self.undo_stack: list[dict[CharId, Intent]] = []
         self.turns: list[tuple[Intent, ...]] = []  # played, in order: the match is these replayed
+        self.door_changes: list[DoorChange] = []  # the game master's, in the order made, on the whole line
         self.future: list[tuple[Intent, ...]] = []  # recorded turns ahead of this one (rewound, replay)
         self.autosave_path = autosave
         self.origin: Path | None = None  # the save this game was opened from, to name its branches
@@ -156,6 +156,21 @@ class Session:
     @property
     def turn(self) -> int:
         return self.state.turn
+
+    @property
+    def live(self) -> Encounter:
+        """The encounter as this turn has its doors (`Encounter.fitted`): what every preview reads, so
+        the preview is the outcome."""
+        return self.enc.fitted(self.state)
+
+    @property
+    def board(self) -> Board:
+        """The board as this turn has its doors (the arena without a map)."""
+        return self.board_at(self.state)
+
+    def board_at(self, state: MatchState) -> Board:
+        """The board as `state` has its doors (a forecast's end of turn: doors opened on the way)."""
+        return self.arena.board if self.arena is not None else self.enc.fitted(state).map_board
 
     def position(self, cid: CharId, state: MatchState | None = None) -> XY | None:
         st = (state or self.state)[cid]
@@ -203,7 +218,7 @@ class Session:
     # -- declaring (one door: validate_intent) --------------------------------------------------
     def declare(self, intent: Intent) -> Intent:
         """Validate and record (replacing the character's earlier intent). Raises IllegalIntent."""
-        ok = validate_intent(self.enc, self.state, intent, memory=self.match.memory)
+        ok = validate_intent(self.live, self.state, intent, memory=self.match.memory)
         self.undo_stack.append(dict(self.declared))
         self.declared[ok.who] = ok
         return ok
@@ -228,8 +243,10 @@ class Session:
         line = self.line
         turn = max(1, min(turn, len(line) + 1))
         match = Match(self.enc, seed=self.match.seed, dice=self.dice_override, memory=self.match.memory)
-        for intents in line[: turn - 1]:
+        for t, intents in enumerate(line[: turn - 1], start=1):
+            gm_doors(match, self.door_changes, t)
             match.play(intents)
+        gm_doors(match, self.door_changes, turn)  # the start of `turn`: as the game master left its doors
         self.match = match
         self.turns, self.future = list(line[: turn - 1]), list(line[turn - 1:])
         self.undo_stack = []
@@ -273,14 +290,11 @@ class Session:
         follows = rec is not None and same_turn(intents, rec)
         events = self.match.play(rec if follows and rec is not None else intents)
         if rec is not None and not follows:
-            self.branched_at = self.turn - 1
-            self.branch_of = (self.origin or self.autosave_path or self.path).name
-            self.future = []
-            self.autosave_path = self.branch_file(self.branched_at) or self.autosave_path
-            self.replay = False
+            self._branch(self.turn - 1)
         self.turns.append(rec if follows and rec is not None else intents)
         if follows:
             self.future.pop(0)
+        events += tuple(gm_doors(self.match, self.door_changes, self.turn))  # recorded ahead, before the next turn
         self.declared = {}
         self.undo_stack = []
         self.last_events = events
@@ -295,6 +309,46 @@ class Session:
                 self.declare_npcs()
         return events
 
+    def _branch(self, at: int) -> None:
+        """Leave the recorded line at turn `at`: the turns ahead and the door changes after `at` are
+        dropped, and the branch autosaves to a file of its own (`branch_file`)."""
+        self.branched_at = at
+        self.branch_of = (self.origin or self.autosave_path or self.path).name
+        self.future = []
+        self.door_changes = [c for c in self.door_changes if c.turn <= at]
+        self.autosave_path = self.branch_file(at) or self.autosave_path
+        self.replay = False
+
+    # -- the game master's doors ---------------------------------------------------------------
+    def set_door(self, door_id: str, state: str) -> tuple[Event, list[CharId]]:
+        """The game master sets a door between turns (open, closed or locked): the match state's doors
+        change (`MatchState.with_doors`), the change is recorded for the save and the replay, and the
+        log gets a line marked as the game master's. At a rewound turn the line branches here (the
+        turns ahead were played with the doors as they were). The NPCs declare again, knowing the
+        door; a player's intent the door now refuses is dropped. Returns the log's event and the
+        characters whose intent was dropped."""
+        door = self.board.door(door_id)
+        if door is None:
+            raise BattlematError(f"no door {door_id!r} on this map")
+        if self.future:
+            self._branch(self.turn)
+        change = DoorChange(self.turn, door_id, state)
+        self.door_changes.append(change)
+        event = gm_doors(self.match, [change], self.turn)[0]
+        dropped = []
+        for cid, it in list(self.declared.items()):
+            if not self.is_pc(cid):
+                del self.declared[cid]  # the NPCs decide again, below
+                continue
+            try:
+                validate_intent(self.live, self.state, it, memory=self.match.memory)
+            except BattlematError:
+                del self.declared[cid]
+                dropped.append(cid)
+        self.undo_stack = []
+        self.declare_npcs()
+        return event, dropped
+
     # -- saves ---------------------------------------------------------------------------------
     def to_save(self) -> Save:
         """The whole line, also when rewound (saving never loses the turns ahead)."""
@@ -303,7 +357,7 @@ class Session:
             meta["branch_of"] = self.branch_of
             meta["branched_at"] = self.branched_at
         return Save(str(self.path.resolve()), self.match.seed, self.dice_override, self.line, self.pc_sides,
-                    meta=meta, ref=self.ref)
+                    meta=meta, ref=self.ref, doors=tuple(self.door_changes))
 
     @staticmethod
     def from_save(save: Save, save_file: str | Path | None = None, replay: bool = False,
@@ -325,6 +379,8 @@ class Session:
         s = Session(path, seed=save.seed, dice=save.dice, pc_sides=save.pc_sides, autosave=autosave, enc=enc)
         if not s.has_map:
             _check_arena_squares(save, s.board, file)
+        _check_doors(save, s.board, file)
+        s.door_changes = list(save.doors)
         s.origin = Path(save_file) if save_file is not None else None
         if save.encounter_changed(path):
             s.note = (f"{path.name} changed since this game was saved: its turns may be refused or play out "
@@ -338,11 +394,50 @@ class Session:
         return s, list(s.future)
 
 
+def gm_doors(match: Match, changes: Sequence[DoorChange], turn: int) -> list[Event]:
+    """Apply the game master's door changes made before `turn` to a match (between its turns): its
+    state's doors change and each change is a line of its log (a "door" event marked `gm`, as the
+    resolver's own door events are typed). Returns those events."""
+    out = []
+    board = match.encounter.board
+    for change in changes:
+        if change.turn != turn or board is None:
+            continue
+        door = board.door(change.door)
+        if door is None:
+            continue
+        before = match.state.doors.get(change.door, door.state)
+        match.state = match.state.with_doors({change.door: change.state})
+        ev = Event("door", turn, "declare", f"GM {_door_verb(before, change.state)} {door.label}", (),
+                   MappingProxyType({"door": change.door, "state": change.state, "gm": True}))
+        match.log.append(ev)
+        out.append(ev)
+    return out
+
+
+def _door_verb(before: str, after: str) -> str:
+    """'opens', 'closes', 'locks', 'unlocks'... for a door going from `before` to `after`."""
+    verbs = {("locked", "open"): "unlocks and opens", ("locked", "closed"): "unlocks",
+             ("open", "locked"): "closes and locks"}
+    return verbs.get((before, after)) or {"open": "opens", "closed": "closes", "locked": "locks"}.get(after, "sets")
+
+
+def _check_doors(save: Save, board: Board, file: str) -> None:
+    """Every door a save's game master changed is on the encounter's map."""
+    ids = [d.id for d in board.doors]
+    for i, change in enumerate(save.doors):
+        if change.door not in ids:
+            known = f"its doors are {', '.join(ids[:20])}" if ids else "its map has no doors"
+            raise LoadError.one(file, f"doors[{i}].door", f"no door {change.door!r} on the encounter's map ({known})",
+                                "restore a good copy of the save, or the encounter the game was played with")
+
+
 def _refused_turn(save: Save, enc: Encounter, file: str) -> LoadError:
     """The first saved turn the encounter refuses, as a LoadError naming the save and the turn (worked
     out only when replaying the save failed)."""
     match = Match(enc, seed=save.seed, dice=save.dice)
     for index, intents in enumerate(save.turns):
+        gm_doors(match, save.doors, index + 1)
         try:
             match.play(intents)
         except BattlematError as exc:

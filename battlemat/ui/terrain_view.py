@@ -1,6 +1,7 @@
 """The understood-terrain view on a key (V): the window's `battlemat check --picture` (issue 26).
 
-Walls, pits, difficult ground and void are filled over the map in the palette of the picture
+Walls, pits, difficult ground and void are filled over the map (walls between squares and doors
+are drawn by the board view over them, with their counts here) in the palette of the picture
 (battlemat.sim.terrain_picture), with a legend row per kind and its squares, so a game master sees
 in the window what battlemat plays on a map by others. Computed once per board.
 """
@@ -15,6 +16,7 @@ from battlemat.sim.terrain_picture import TERRAIN_COLOURS, terrain_kinds
 from battlemat.ui import overlays
 from battlemat.ui.camera import Camera
 from battlemat.ui.layout import Layout
+from battlemat.ui.walls_view import count_rows
 
 
 def _rgba(colour: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
@@ -49,6 +51,7 @@ class TerrainView:
             squares = [(int(x), int(y)) for y, x in np.argwhere(mask)]
             self._fills.append(overlays.RegionFill(lay, squares, _rgba(colour)))
             self._rows.append(overlays.LegendRow("fill", f"{words}: {count} squares", "", _rgba(colour)))
+        self._rows += count_rows(board)  # the walls and doors between squares, drawn over the fills
         if not self._rows:
             self._rows.append(overlays.LegendRow("fill", "every square is open floor", "", (255, 255, 255, 40)))
 

@@ -42,6 +42,10 @@ PIT = (10, 8, 6, 90)
 COVER = (110, 200, 255, 200)
 ARENA_A = (72, 86, 70)
 ARENA_B = (66, 80, 64)
+WALL = (22, 18, 16)  # a wall between squares: dark, with a light edge so it shows on dark maps too (M1)
+WALL_EDGE = (224, 214, 192)
+DOOR_COLOURS = {"open": (104, 206, 120), "closed": (184, 118, 54), "locked": (218, 66, 58)}  # by state (M4)
+LOCK = (250, 212, 84)  # a locked door's padlock
 
 SIDE_COLORS: tuple[tuple[int, int, int], ...] = (
     (70, 130, 230),  # first side (PCs): blue
