@@ -12,7 +12,8 @@ from conftest import EXAMPLES, ROOT
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Modifier
 from battlemat.io.errors import LoadError
-from battlemat.io.saves import FORMAT_VERSION, Save, read_save, write_save
+from battlemat.io.limits import MAX_DOOR_CHANGES
+from battlemat.io.saves import FORMAT_VERSION, DoorChange, Save, read_save, write_save
 from battlemat.ui.session import Session
 
 DEFAULT = ROOT / "maps" / "art_gallery.toml"
@@ -161,3 +162,56 @@ def test_an_old_diceless_replay_still_reads_and_saves_are_written_as_version_1(t
     assert save.dice == "none"
     out = json.loads(write_save(save, tmp_path / "again.json").read_text())
     assert out["version"] == FORMAT_VERSION == 1 and "ai_draws" not in out
+
+
+# -- issue 29: the game master's door changes ----------------------------------------------------------
+def _door_save(tmp_path: Path, doors: object, turns: int = 2) -> Path:
+    path = tmp_path / "doors.json"
+    path.write_text(json.dumps({"format": "battlemat-save", "version": 1, "encounter": str(DEFAULT), "seed": 3,
+                                "turns": [[] for _ in range(turns)], "doors": doors}))
+    return path
+
+
+def test_door_changes_round_trip_in_order_and_a_save_without_them_is_unchanged(tmp_path: Path) -> None:
+    """M4: a GM's door change is saved with the turn it comes before; saves without doors read and
+    write as they always did (no "doors" key)."""
+    changes = (DoorChange(1, "d1", "open"), DoorChange(3, "d2", "locked"), DoorChange(3, "d1", "closed"))
+    back = read_save(write_save(Save(str(DEFAULT), 3, None, ((), ()), doors=changes), tmp_path / "s.json"))
+    assert back.doors == changes
+    plain = write_save(Save(str(DEFAULT), 3, None, ((),)), tmp_path / "plain.json")
+    assert "doors" not in json.loads(plain.read_text()) and read_save(plain).doors == ()
+    shuffled = read_save(_door_save(tmp_path, [c.to_dict() for c in (changes[1], changes[0], changes[2])]))
+    assert shuffled.doors == changes  # by turn; a turn's changes keep the order they were made in
+
+
+@pytest.mark.parametrize(
+    ("doors", "place", "words"),
+    [
+        ({"turn": 1}, "doors", "list of door changes"),
+        ([{"turn": 1, "door": "d1"}], "doors[0]", "{turn, door, state}"),
+        ([{"turn": 1, "door": "d1", "state": "ajar"}], "doors[0].state", "open, closed, locked"),
+        ([{"turn": 4, "door": "d1", "state": "open"}], "doors[0].turn", "from 1 to 3"),
+        ([{"turn": True, "door": "d1", "state": "open"}], "doors[0].turn", "from 1 to 3"),
+        ([{"turn": 1, "door": "", "state": "open"}], "doors[0].door", "its id on the map"),
+        ([{"turn": 1, "door": "d" * 201, "state": "open"}], "doors[0].door", "its id on the map"),
+    ],
+)
+def test_bad_door_changes_name_the_place_and_the_fix(tmp_path: Path, doors: object, place: str, words: str) -> None:
+    with pytest.raises(LoadError) as info:
+        read_save(_door_save(tmp_path, doors))
+    assert f"{place}:" in str(info.value) and words in str(info.value)
+
+
+def test_door_changes_are_bounded(tmp_path: Path) -> None:
+    """Every change writes a log line when replayed: a save may hold at most MAX_DOOR_CHANGES."""
+    many = [{"turn": 1, "door": "d1", "state": "open"}] * (MAX_DOOR_CHANGES + 1)
+    with pytest.raises(LoadError, match=f"at most {MAX_DOOR_CHANGES}"):
+        read_save(_door_save(tmp_path, many))
+
+
+def test_a_door_the_encounter_has_not_is_refused_when_the_save_is_opened(tmp_path: Path) -> None:
+    """The art gallery has no doors: a change of door 'd1' names the place and the fix."""
+    save = read_save(_door_save(tmp_path, [{"turn": 1, "door": "d1", "state": "open"}], turns=0))
+    with pytest.raises(LoadError) as info:
+        Session.from_save(save, tmp_path / "doors.json")
+    assert "doors[0].door" in str(info.value) and "its map has no doors" in str(info.value)

@@ -133,6 +133,24 @@ def test_walls_are_drawn_as_dark_lines_where_they_are_and_the_door_as_its_symbol
     assert near(pixel(app, 4, 2.5), theme.DOOR_COLOURS["closed"])  # the closed door's leaf, solid
 
 
+def test_the_terrain_view_counts_the_walls_and_doors_as_the_state_has_them(app) -> None:
+    """V: the legend counts the walls and the doors by state (the match state's), the lines drawn
+    over the view's fills; V again hides the counts."""
+    play = app.play
+    key(app, pygame.K_v)
+    words = [row.words for _, row in play.aids.legend_spots]
+    assert "walls: 2 segments" in words and "doors: 1 closed" in words
+    assert any(w.startswith("lights: 1") for w in words)
+    play.ctx.mouse = (0, 0)
+    assert near(pixel(app, 4, 1), theme.WALL)
+    key(app, pygame.K_m)
+    click(app, at_units(app, 4, 2.5))
+    ticks(app, 1)
+    assert "doors: 1 open" in [row.words for _, row in play.aids.legend_spots]
+    key(app, pygame.K_v)
+    assert not any(row.words.startswith("walls:") for _, row in play.aids.legend_spots)
+
+
 def test_layout_points_take_board_units_to_the_drawn_centres_on_hexes_and_diamonds() -> None:
     """Walls on hex and projected maps are placed by the same map as the squares' centres."""
     boards = [Board.empty(7, 5, "hex", stagger_axis=a, stagger_index=i, tile_width=64, tile_height=56,
