@@ -287,3 +287,23 @@ def test_a_door_change_at_a_rewound_turn_branches(app) -> None:
     s = play.session
     assert door_state(app) == "open" and not s.future and s.branched_at == 1
     assert [(c.turn, c.state) for c in s.door_changes] == [(1, "open")]
+
+
+def test_a_step_through_the_door_opens_it_in_the_playback_and_the_log(app) -> None:
+    """M4 door_opening = ends_move: Ann's move through the closed door opens it; the playback draws the
+    door closed until the step reaches it, the log panel shows the resolver's door event, and the door
+    stays open after the turn (read from the match state, not the map)."""
+    play = app.play
+    play.declaring.select("ann")
+    key(app, skill_key(app, "Dodge"))
+    click(app, at_units(app, 4.5, 2.5))
+    assert play.session.declared["ann"].to == (4, 2)
+    press_resolve(app)
+    assert play.ctx.player is not None and play.ctx.player.doors["d1"] == "closed"
+    finish_turn(app)
+    assert door_state(app) == "open" and play.session.board.door("d1").state == "open"
+    opened = [e for e in play.session.match.log if e.type == "door"]
+    assert [(e.data["who"], e.data["door"], e.data["state"]) for e in opened] == [("ann", "d1", "open")]
+    assert opened[0].text in play.ctx.side.log_plain
+    play.ctx.mouse = (0, 0)
+    assert not near(pixel(app, 4, 2.5), theme.DOOR_COLOURS["closed"])

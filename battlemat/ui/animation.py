@@ -71,6 +71,7 @@ class Player:
     effects: list[Effect] = field(default_factory=list)
     glides: list[Glide] = field(default_factory=list)
     started: bool = False
+    doors: dict[str, str] = field(default_factory=dict)  # each door as drawn, updated as the turn opens doors
 
     @property
     def done(self) -> bool:
@@ -228,6 +229,12 @@ class Player:
             self.states[who] = self.states[who].with_(fled=True)
         return None
 
+    def _on_door(self, ev: Event, d: Mapping[str, Any]) -> float | None:
+        """A door opened by a step through it (M4), or set by the game master: drawn so from now on."""
+        if isinstance(d.get("door"), str) and isinstance(d.get("state"), str):
+            self.doors[d["door"]] = d["state"]
+        return 0.3
+
     def _on_advantage(self, ev: Event, d: Mapping[str, Any]) -> float | None:
         if d.get("who") in self.positions:
             self.effects.append(Effect("float", self.positions[d["who"]], text=f"{int(d.get('value', 0)):+d} vs",
@@ -286,6 +293,7 @@ _HANDLERS: dict[str, Callable[[Player, Event, Mapping[str, Any]], float | None]]
     "thrown": Player._on_thrown,
     "leaving": Player._on_leaving,
     "advantage": Player._on_advantage,
+    "door": Player._on_door,
 }
 
 

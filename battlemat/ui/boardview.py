@@ -154,7 +154,8 @@ class BoardView:
         for layer in reversed(layers):
             layer.over_plans(surface)
         if not walls.empty:  # over the terrain view (V) and the reach's fill and edges, under the tokens
-            walls.draw(surface, ctx.cam, ctx.session.board)
+            shown = ctx.session.board if ctx.player is None else ctx.session.board.with_doors(ctx.player.doors)
+            walls.draw(surface, ctx.cam, shown)  # (while a turn plays, its doors open as the steps reach them)
         positions = self.positions()
         states = ctx.display_states()
         hover_tok = self.token_under(ctx.mouse) if board.collidepoint(ctx.mouse) else None

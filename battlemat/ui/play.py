@@ -226,7 +226,7 @@ class PlayScreen:
             return
         ctx.idle = ()
         positions = ctx.positions()
-        states = dict(s.state.chars)
+        states, doors = dict(s.state.chars), dict(s.state.doors)  # as the turn starts (the playback moves them)
         try:
             events = s.resolve()  # at a recorded turn (replay, rewound) a changed intent branches
         except IllegalIntent as exc:
@@ -243,7 +243,7 @@ class PlayScreen:
         ctx.preview = MovePreview()
         ctx.ghost = None  # the predicted turn is played: its ghosts go
         ctx.player = Player(events, dict(positions), states, ctx.layout.center, s.enc.rules,
-                            step_mode=ctx.step_mode)
+                            step_mode=ctx.step_mode, doors=doors)
         ctx.set_status("Resolving... Esc skips to the end" + (", Space steps" if ctx.step_mode else ""), theme.TEXT)
         self.refresh_panels()
 
