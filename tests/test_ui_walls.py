@@ -13,7 +13,7 @@ import pytest
 pygame = pytest.importorskip("pygame")
 pytest.importorskip("pygame_gui")
 
-from test_ui import click, finish_turn, key, make_app, press_resolve, skill_key, ticks  # noqa: E402
+from test_ui import click, finish_turn, key, make_app, press_resolve, skill_key, ticks, token_pos  # noqa: E402
 
 from battlemat.core.board import Board  # noqa: E402
 from battlemat.core.encounter import Encounter  # noqa: E402
@@ -42,13 +42,13 @@ dice = "none"
 [[character]]
 id = "ann"
 side = "heroes"
-skills = { Melee = 3, Dodge = 2 }
+skills = { Melee = 3, Dodge = 2, Shoot = 3 }
 at = [2, 2]
 [[character]]
 id = "bob"
 side = "foes"
 skills = { Melee = 2 }
-at = [7, 4]
+at = [7, 2]
 """
 
 # The line x = 4 between columns 3 and 4 is a wall but for one door, between (3, 2) and (4, 2).
@@ -307,3 +307,21 @@ def test_a_step_through_the_door_opens_it_in_the_playback_and_the_log(app) -> No
     assert opened[0].text in play.ctx.side.log_plain
     play.ctx.mouse = (0, 0)
     assert not near(pixel(app, 4, 2.5), theme.DOOR_COLOURS["closed"])
+
+
+def test_the_hover_forecast_sees_through_the_door_only_when_it_is_open(app) -> None:
+    """R4: a closed door blocks the line of sight the hover card draws; opened by the game master, the
+    same card says the line is clear (the forecast reads the doors as the match has them)."""
+    play = app.play
+    play.declaring.select("ann")
+    key(app, skill_key(app, "Shoot"))
+    hover(app, token_pos(app, "bob"))
+    assert any("door 'cellar door', closed" in words for words in play.board.shown_card), play.board.shown_card
+    key(app, pygame.K_m)
+    hover(app, at_units(app, 4, 2.5))
+    click(app, at_units(app, 4, 2.5))
+    assert door_state(app) == "open"
+    play.declaring.select("ann")
+    key(app, skill_key(app, "Shoot"))
+    hover(app, token_pos(app, "bob"))
+    assert "line of sight: clear" in play.board.shown_card, play.board.shown_card
