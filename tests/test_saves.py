@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -10,10 +11,13 @@ import pytest
 from conftest import EXAMPLES, ROOT
 
 from battlemat.core.intents import Intent
+from battlemat.core.match import Match
 from battlemat.core.rating import Modifier
+from battlemat.core.walls import Door, Wall
+from battlemat.io.encounter import load_encounter
 from battlemat.io.errors import LoadError
 from battlemat.io.limits import MAX_DOOR_CHANGES
-from battlemat.io.saves import FORMAT_VERSION, DoorChange, Save, read_save, write_save
+from battlemat.io.saves import FORMAT_VERSION, DoorChange, Save, gm_doors, read_save, write_save
 from battlemat.ui.session import Session
 
 DEFAULT = ROOT / "maps" / "art_gallery.toml"
@@ -215,3 +219,19 @@ def test_a_door_the_encounter_has_not_is_refused_when_the_save_is_opened(tmp_pat
     with pytest.raises(LoadError) as info:
         Session.from_save(save, tmp_path / "doors.json")
     assert "doors[0].door" in str(info.value) and "its map has no doors" in str(info.value)
+
+
+def test_gm_doors_applies_the_changes_of_one_turn_in_order_and_logs_each_as_the_gms() -> None:
+    """M4: before turn 2, the game master unlocks and opens the vault and locks the cellar; changes of
+    other turns wait for theirs. Each is a 'door' event marked gm, in the words of the log."""
+    enc = load_encounter(DEFAULT)
+    assert enc.board is not None
+    doors = (Door("v", Wall(1, 1, 1, 2), "locked", "vault"), Door("c", Wall(2, 1, 2, 2), "open"))
+    match = Match(dataclasses.replace(enc, board=dataclasses.replace(enc.board, doors=doors)))
+    changes = (DoorChange(1, "c", "closed"), DoorChange(2, "v", "open"), DoorChange(2, "c", "locked"))
+    assert [e.text for e in gm_doors(match, changes, 2)] == ["GM unlocks and opens the door 'vault'",
+                                                             "GM closes and locks door c"]
+    assert dict(match.state.doors) == {"v": "open", "c": "locked"}
+    assert [(e.type, e.turn, dict(e.data)) for e in match.log] == [
+        ("door", 2, {"door": "v", "state": "open", "gm": True}),
+        ("door", 2, {"door": "c", "state": "locked", "gm": True})]

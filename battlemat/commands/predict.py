@@ -17,7 +17,7 @@ from typing import Any
 from battlemat.commands.args import PREDICT_SAMPLES, PREDICT_SAMPLES_HELP, dice_argument, fail, seed_argument
 from battlemat.core.match import Match
 from battlemat.io.encounter import load_encounter
-from battlemat.io.saves import read_save
+from battlemat.io.saves import gm_doors, read_save
 from battlemat.log import format_event, format_state
 from battlemat.predict import DICE_SAMPLES, Question, TurnPrediction, guessed_words, predict_turn, spread_lines
 
@@ -46,8 +46,10 @@ def _match(args: argparse.Namespace) -> tuple[Match, tuple[str, ...], bool]:
     if args.load:
         save = read_save(args.load)
         m = Match(load_encounter(save.encounter_path(args.load)), seed=save.seed, dice=args.dice or save.dice)
-        for intents in save.turns:
+        for n, intents in enumerate(save.turns, 1):
+            gm_doors(m, save.doors, n)  # the game master's door changes before each turn
             m.play(intents)
+        gm_doors(m, save.doors, len(save.turns) + 1)
         return m, tuple(args.side or save.pc_sides), False
     m = Match(load_encounter(args.encounter), seed=None, dice=args.dice)
     return m, tuple(args.side or ()), True

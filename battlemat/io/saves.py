@@ -25,10 +25,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from battlemat.core.errors import BattlematError, RulesError
+from battlemat.core.events import Event
 from battlemat.core.intents import Intent
+from battlemat.core.match import Match
 from battlemat.core.rating import Modifier
 from battlemat.core.walls import DOOR_STATES
 from battlemat.io.errors import LoadError, Problem
@@ -464,6 +467,34 @@ class _SaveReader:
             else:
                 out.append(Modifier(v, reason))
         return tuple(out)
+
+
+def gm_doors(match: Match, changes: Sequence[DoorChange], turn: int) -> list[Event]:
+    """Apply the game master's door changes made before `turn` to a match (between its turns): its
+    state's doors change and each change is a line of its log (a "door" event marked `gm`, as the
+    resolver's own door events are typed). Returns those events."""
+    out = []
+    board = match.encounter.board
+    for change in changes:
+        if change.turn != turn or board is None:
+            continue
+        door = board.door(change.door)
+        if door is None:
+            continue
+        before = match.state.doors.get(change.door, door.state)
+        match.state = match.state.with_doors({change.door: change.state})
+        ev = Event("door", turn, "declare", f"GM {_door_verb(before, change.state)} {door.label}", (),
+                   MappingProxyType({"door": change.door, "state": change.state, "gm": True}))
+        match.log.append(ev)
+        out.append(ev)
+    return out
+
+
+def _door_verb(before: str, after: str) -> str:
+    """'opens', 'closes', 'locks', 'unlocks'... for a door going from `before` to `after`."""
+    verbs = {("locked", "open"): "unlocks and opens", ("locked", "closed"): "unlocks",
+             ("open", "locked"): "closes and locks"}
+    return verbs.get((before, after)) or {"open": "opens", "closed": "closes", "locked": "locks"}.get(after, "sets")
 
 
 def replay_problem(file: str, turn: int, intents: Sequence[Intent], exc: BattlematError) -> LoadError:

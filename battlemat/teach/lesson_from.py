@@ -14,7 +14,7 @@ from battlemat.core.errors import BattlematError
 from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.io.lessons import read_lesson_encounter
-from battlemat.io.saves import encounter_problem, read_save, replay_problem
+from battlemat.io.saves import encounter_problem, gm_doors, read_save, replay_problem
 from battlemat.io.toml_write import relative_path, toml_value
 from battlemat.log import describe_intent
 from battlemat.teach.tutor import concerned
@@ -44,6 +44,7 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
     for n, intents in enumerate(save.turns, 1):
         if match.outcome().over:
             break
+        gm_doors(match, save.doors, n)  # the game master's door changes before the turn, as played
         try:
             events = match.play(intents)
         except BattlematError as exc:  # the encounter changed since the game was saved

@@ -43,7 +43,7 @@ from battlemat.io.cases import (
 from battlemat.io.encounter import load_encounter
 from battlemat.io.errors import LoadError
 from battlemat.io.rules_file import load_rules
-from battlemat.io.saves import read_save
+from battlemat.io.saves import gm_doors, read_save
 from battlemat.io.toml_write import toml_key, toml_value
 
 MARKERS = frozenset({"turn_start", "phase", "turn_end"})
@@ -307,8 +307,10 @@ def record_case(save_file: str | Path, turn: int, out_dir: Path) -> str:
                             f"use --turn 1 to {len(save.turns)}" if save.turns else "play a turn first")
     enc = load_encounter(save.encounter_path(save_file))
     game = Match(enc, seed=save.seed, dice=save.dice)
-    for intents in save.turns[: turn - 1]:
+    for n, intents in enumerate(save.turns[: turn - 1], 1):
+        gm_doors(game, save.doors, n)  # the game master's door changes, as the game was played
         game.play(intents)
+    gm_doors(game, save.doors, turn)
     before = game.state
     intents = save.turns[turn - 1]
     enc = _as_played(enc, game)

@@ -31,7 +31,15 @@ from battlemat.core.state import CharacterState, MatchState
 from battlemat.core.types import XY, CharId
 from battlemat.io.errors import LoadError
 from battlemat.io.lessons import read_lesson_encounter
-from battlemat.io.saves import DoorChange, Save, encounter_problem, encounter_ref, replay_problem, write_save
+from battlemat.io.saves import (
+    DoorChange,
+    Save,
+    encounter_problem,
+    encounter_ref,
+    gm_doors,
+    replay_problem,
+    write_save,
+)
 from battlemat.ui.npc import Policy, npc_brain
 
 ARENA_TILE = 48  # pixels of one arena square (encounters without a map)
@@ -392,34 +400,6 @@ class Session:
         except BattlematError:
             raise _refused_turn(save, enc, file) from None
         return s, list(s.future)
-
-
-def gm_doors(match: Match, changes: Sequence[DoorChange], turn: int) -> list[Event]:
-    """Apply the game master's door changes made before `turn` to a match (between its turns): its
-    state's doors change and each change is a line of its log (a "door" event marked `gm`, as the
-    resolver's own door events are typed). Returns those events."""
-    out = []
-    board = match.encounter.board
-    for change in changes:
-        if change.turn != turn or board is None:
-            continue
-        door = board.door(change.door)
-        if door is None:
-            continue
-        before = match.state.doors.get(change.door, door.state)
-        match.state = match.state.with_doors({change.door: change.state})
-        ev = Event("door", turn, "declare", f"GM {_door_verb(before, change.state)} {door.label}", (),
-                   MappingProxyType({"door": change.door, "state": change.state, "gm": True}))
-        match.log.append(ev)
-        out.append(ev)
-    return out
-
-
-def _door_verb(before: str, after: str) -> str:
-    """'opens', 'closes', 'locks', 'unlocks'... for a door going from `before` to `after`."""
-    verbs = {("locked", "open"): "unlocks and opens", ("locked", "closed"): "unlocks",
-             ("open", "locked"): "closes and locks"}
-    return verbs.get((before, after)) or {"open": "opens", "closed": "closes", "locked": "locks"}.get(after, "sets")
 
 
 def _check_doors(save: Save, board: Board, file: str) -> None:
