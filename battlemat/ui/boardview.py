@@ -239,7 +239,7 @@ class BoardView:
         if hover_tok is not None:
             self._hover_token(surface, hover_tok)
             return
-        if ctx.gm_mode and ctx.player is None and self._hover_door():
+        if ctx.gm_mode and ctx.player is None and self._hover_door():  # (a token under the pointer came first)
             return
         sq = self.square_under(ctx.mouse)
         if sq is None:

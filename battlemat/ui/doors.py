@@ -38,8 +38,8 @@ class GmDoors:
         """A click at a screen point: True when it was on a door and the game master's (GM mode, no
         turn playing back), whether or not the door changed."""
         ctx = self.ctx
-        if not ctx.gm_mode or ctx.player is not None:
-            return False
+        if not ctx.gm_mode or ctx.player is not None or self.board.token_under(pos) is not None:
+            return False  # (a token standing in a doorway is clicked as a token)
         door = self.board.walls().door_at(ctx.cam, pos)
         if door is None:
             return False
