@@ -270,7 +270,7 @@ def _sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
             if x1 < lo_x - walls.EPS or x0 > hi_x + walls.EPS or y1 < lo_y - walls.EPS or y0 > hi_y + walls.EPS:
                 continue
             if walls.touches(ax, ay, bx, by, w):
-                what = f"a wall {walls.wall_text(w)}" if door is None else f"{door.label}, {door.state},"
+                what = f"a wall {walls.wall_text(w)}" if door is None else f"the {door.state} {door.label}"
                 return False, 0, f"no line of sight: {what} stands between {a} and {b} (R4)"
     best: tuple[bool, int, str] | None = None
     for nudge in (1e-6, -1e-6):

@@ -60,8 +60,8 @@ class Door:
 
     @property
     def label(self) -> str:
-        """The door as the log names it: 'the door cellar door', or 'a door'."""
-        return f"the door {self.name!r}" if self.name else f"door {self.id}"
+        """The door as the log names it: "door 'cellar door'", or "door portal3" without a name."""
+        return f"door {self.name!r}" if self.name else f"door {self.id}"
 
 
 @dataclass(frozen=True)
