@@ -194,3 +194,17 @@ def test_the_ai_walks_through_a_door_it_may_open():
         at = m.state["b"].at
         assert at is not None
         assert (at[0] >= 4) == arrives, (mode, at)
+
+
+def test_M13_a_throw_never_passes_through_a_wall():
+    """The wrestler at (2, 1) holds the foe at (3, 1); Wrestle 3 reaches (5, 1), across the wall at
+    x = 4: refused as declared; (3, 3), on this side, is fine."""
+    enc = encounter([char("w", "a", at=[2, 1], skills={"Wrestle/Disarm": 3}),
+                     char("f", "b", at=[3, 1], skills={"Melee": 1, "Wrestle/Disarm": 8})])
+    m = Match(enc)
+    m.state = m.state.replace_chars({**m.state.chars, "f": m.state["f"].with_(held_by="w", hold=3)})
+    with pytest.raises(IllegalIntent) as err:
+        m.play([intent_from_dict(act("w", "Wrestle", "f", throw=[5, 1]))])
+    assert err.value.rule == "M13" and "a wall (4, 0)-(4, 4) stands between (3, 1) and (5, 1)" in str(err.value)
+    events = m.play([intent_from_dict(act("w", "Wrestle", "f", throw=[3, 3]))])
+    assert of(events, "thrown") and m.state["f"].at == (3, 3)

@@ -202,6 +202,28 @@ def _neighbours_of(board: Board, xs: npt.NDArray[np.int_], ys: npt.NDArray[np.in
     return out
 
 
+def wall_across(board: Board, a: XY, b: XY) -> tuple[Wall, Door | None] | None:
+    """The first wall or closed door (in `board.barriers`' order) that the straight line between the
+    centres of any two squares touches (R4 sight, M13 a throw's flight); None: nothing."""
+    if not board.barriers or a == b:
+        return None
+    (ax, ay), (bx, by) = centre(board, a), centre(board, b)
+    lo_x, hi_x, lo_y, hi_y = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+    for w, door in board.barriers:
+        x0, y0, x1, y1 = walls.box(w)
+        if x1 < lo_x - walls.EPS or x0 > hi_x + walls.EPS or y1 < lo_y - walls.EPS or y0 > hi_y + walls.EPS:
+            continue
+        if walls.touches(ax, ay, bx, by, w):
+            return w, door
+    return None
+
+
+def across_words(hit: tuple[Wall, Door | None]) -> str:
+    """'a wall (4, 0)-(4, 4)' or "the closed door 'cellar door'"."""
+    w, door = hit
+    return f"a wall {walls.wall_text(w)}" if door is None else f"the {door.state} {door.label}"
+
+
 def barrier_words(board: Board, a: XY, b: XY) -> str:
     """'wall between (4, 5) and (5, 5)' or 'closed door 'cellar door' between ...' (M1, M4)."""
     hit = barrier_between(board, a, b)
@@ -297,16 +319,9 @@ def sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
 
 
 def _sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
-    if board.barriers and a != b:
-        (ax, ay), (bx, by) = centre(board, a), centre(board, b)
-        lo_x, hi_x, lo_y, hi_y = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
-        for w, door in board.barriers:
-            x0, y0, x1, y1 = walls.box(w)
-            if x1 < lo_x - walls.EPS or x0 > hi_x + walls.EPS or y1 < lo_y - walls.EPS or y0 > hi_y + walls.EPS:
-                continue
-            if walls.touches(ax, ay, bx, by, w):
-                what = f"a wall {walls.wall_text(w)}" if door is None else f"the {door.state} {door.label}"
-                return False, 0, f"no line of sight: {what} stands between {a} and {b} (R4)"
+    hit = wall_across(board, a, b)
+    if hit is not None:
+        return False, 0, f"no line of sight: {across_words(hit)} stands between {a} and {b} (R4)"
     best: tuple[bool, int, str] | None = None
     for nudge in (1e-6, -1e-6):
         between = [s for s in _line(board, a, b, nudge)[1:-1] if board.inside(s)]
