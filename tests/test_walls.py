@@ -208,3 +208,21 @@ def test_M13_a_throw_never_passes_through_a_wall():
     assert err.value.rule == "M13" and "a wall (4, 0)-(4, 4) stands between (3, 1) and (5, 1)" in str(err.value)
     events = m.play([intent_from_dict(act("w", "Wrestle", "f", throw=[3, 3]))])
     assert of(events, "thrown") and m.state["f"].at == (3, 3)
+
+
+@pytest.mark.parametrize("line, words", [
+    ('walls = [[3, 0, 3]]', "map.walls[0]: a wall is four numbers"),
+    ('walls = [[3, 0, 3, 99]]', "map.walls[0]: a wall [3, 0, 3, 99] lies off the 4x2 map"),
+    ('doors = [{ id = "d", at = [1, 0, 1, 1], state = "ajar" }]', "map.doors[0]: a door has an id"),
+    ('doors = [{ id = "d", at = [1, 0, 1, 1] }, { id = "d", at = [2, 0, 2, 1] }]', "two doors are called 'd'"),
+])
+def test_an_inline_maps_bad_walls_and_doors_get_one_clear_message(tmp_path, capsys, line: str, words: str):
+    from battlemat.cli import main
+
+    case = tmp_path / "walls.toml"
+    case.write_text(f'[case]\nabout = "bad walls in an inline map (M1)"\n[map]\nrows = ["....", "...."]\n{line}\n'
+                    '[[character]]\nid = "a"\nside = "x"\nat = [0, 0]\n', encoding="utf-8")
+    assert main(["check", str(case)]) == 2
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert words in said and "Traceback" not in said
