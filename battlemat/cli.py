@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "small changes that bring a side to a target win rate, as a new encounter"),
     "learn": ("battlemat.commands.learn", "list the lessons, or play one in the window: each step teaches a rule"),
     "lesson-from": ("battlemat.commands.lesson_from", "write a lesson skeleton from a saved game, one step per turn"),
+    "prepare": ("battlemat.commands.prepare", "compile the movement search now (first run after an install)"),
 }
 
 

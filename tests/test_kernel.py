@@ -126,3 +126,31 @@ def test_the_compiled_code_is_kept_in_the_user_cache_never_in_the_source_tree(tm
 ])
 def test_the_user_cache_folder_by_platform(platform: str, environ: dict[str, str], expected: str) -> None:
     assert kernel.user_cache(environ, platform) == os.path.expanduser(expected)
+
+
+def test_while_the_search_is_prepared_in_the_background_the_reference_answers_the_same() -> None:
+    """Issue 30, item 4: while a thread named movement.WARMING is alive (the window's background
+    preparation), no search touches the compiled kernel (its tables are not even made) and walking
+    distances come from the plain loop; the answers are the compiled ones (M1, M11)."""
+    import threading
+
+    board = Board(12, 9, blocked=np.eye(9, 12, 3, dtype=bool))
+    mover = movement.Mover("a", "Ada", "Exit", (1, 1), 4)
+    release = threading.Event()
+    warm = threading.Thread(target=release.wait, args=(60,), name=movement.WARMING, daemon=True)
+    warm.start()
+    try:
+        assert movement.warming()
+        slow = movement.reach(board, RULES, mover)
+        slow_walk = list(movement.walk_field(board, "alternating", (10, 7)))
+        assert movement.grid(board).fast is None  # the kernel's tables were never made
+    finally:
+        release.set()
+        warm.join(60)
+    assert not movement.warming()
+    movement.forget(board)
+    board.cache.walks.clear()
+    fast = movement.reach(board, RULES, mover)
+    assert movement.grid(board).fast is not None
+    assert dict(fast.costs) == dict(slow.costs) and dict(fast.refused) == dict(slow.refused)
+    assert list(movement.walk_field(board, "alternating", (10, 7))) == slow_walk

@@ -391,47 +391,40 @@ def test_a_resize_refits_the_map(app) -> None:
     assert play.ctx.cam.zoom != zoomed
 
 
-def test_first_launch_shows_the_window_and_says_why_it_waits(tmp_path: Path) -> None:
-    """`run` prepares the compiled search in a thread while the window shows the wait in words."""
+def test_first_launch_plays_at_once_while_the_search_is_prepared_in_the_background(tmp_path: Path) -> None:
+    """`run` prepares the compiled search in a thread named movement.WARMING and does not wait for it
+    (issue 30, item 4): the window is set up and draws, the status line says what happens in the
+    background, and the core's searches meanwhile are the reference's (same answers); once the
+    preparation ends, the words go."""
+    import argparse
     import threading
-    import time
 
+    from battlemat.commands.args import add_play_arguments
     from battlemat.ui import app as app_module
 
-    shown: list[str] = [":False"]
-    real = app_module.App._draw_waiting
+    release, began = threading.Event(), threading.Event()
 
-    def spy(self, title: str, waited: float) -> None:
-        real(self, title, waited)
-        slow_now = waited > app_module.SLOW_PREPARE
-        if slow_now and not shown[-1].endswith(":True"):
-            save_screen(self, tmp_path / "first_launch.png")
-        shown.append(f"{title}:{slow_now}")
+    def slow(started) -> None:  # type: ignore[no-untyped-def]
+        assert threading.current_thread().name == movement.WARMING
+        began.set()
+        assert release.wait(60)
 
-    done = threading.Event()
-
-    def slow() -> None:
-        assert threading.current_thread() is not threading.main_thread()
-        time.sleep(app_module.SLOW_PREPARE + 0.4)
-        done.set()
-
-    app_module.App._draw_waiting = spy  # type: ignore[method-assign]
+    p = argparse.ArgumentParser()
+    p.add_argument("encounter", nargs="?", default=None)
+    add_play_arguments(p)
+    a = app_module.App(PlayOptions.from_namespace(p.parse_args(["--save-dir", str(tmp_path)])), warm=slow)
     try:
-        import argparse
-
-        from battlemat.commands.args import add_play_arguments
-
-        p = argparse.ArgumentParser()
-        p.add_argument("encounter", nargs="?", default=None)
-        add_play_arguments(p)
-        a = app_module.App(PlayOptions.from_namespace(p.parse_args(["--save-dir", str(tmp_path)])), prepare=slow)
+        assert began.wait(60) and movement.warming()  # set up while the preparation still runs
+        ticks(a, 2)
+        assert a.draws >= 1 and a.play.ctx.status == app_module.WARMING_WORDS
+        save_screen(a, tmp_path / "first_launch.png")
+        release.set()
+        for _ in range(600):  # (a condition with a generous limit, never a fixed sleep)
+            ticks(a, 1)
+            if a.play.ctx.status != app_module.WARMING_WORDS:
+                break
+            threading.Event().wait(0.05)
+        assert not movement.warming() and a.play.ctx.status != app_module.WARMING_WORDS
     finally:
-        app_module.App._draw_waiting = real  # type: ignore[method-assign]
-    try:
-        assert done.is_set()
-        shown = shown[1:]
-        assert shown and shown[0].endswith(":False") and shown[-1].endswith(":True")
-        assert shown[0].split(":")[0] == a.play.ctx.enc.title
-        assert (tmp_path / "first_launch.png").exists()
-    finally:
+        release.set()
         a.close()

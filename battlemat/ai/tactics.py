@@ -196,7 +196,7 @@ def _advance(v: View, foe: Character) -> Intent | None:
     most dangerous foe, C5), or with the best-moving attack if it cannot defend."""
     guard = _guard(v)
     if v.my("Press") > 0 and (v.risk == "reckless" or (v.my(guard) == 0 and v.my("Press") >= v.my("Climb"))):
-        return Intent(v.me.id, "Press", foe.id)  # a Press that falls short still closes in (M7)
+        return _charge(v, foe)
     climb = _toward(v, "Climb", foe) if v.board is not None and _climb_may_help(v, guard) else None
     walk = _toward(v, guard, foe) if v.my(guard) > 0 else None
     goal = v.at(foe)
@@ -210,7 +210,17 @@ def _advance(v: View, foe: Character) -> Intent | None:
             v.note = (f"no free square gets closer to {foe.name} this turn (the way is blocked or taken): "
                       f"{guard} in place against {watch.name}")
         return Intent(v.me.id, guard, watch.id, to=walk)
-    # no guard to speak of: charge anyway; a Press that falls short still closes in (M7)
+    return _charge(v, foe)  # no guard to speak of: charge anyway
+
+
+def _charge(v: View, foe: Character) -> Intent:
+    """A Press at `foe` (M7: the charge finds its own line), where one that falls short still closes
+    in; where its straight line gets no nearer (a wall between, the way round through a door: M1),
+    a walk toward it with Melee instead."""
+    if v.board is not None and _toward(v, "Press", foe) is None:
+        walk = _toward(v, "Melee", foe) if v.my("Melee") > 0 else None
+        if walk is not None:
+            return Intent(v.me.id, "Melee", foe.id, to=walk)
     return Intent(v.me.id, "Press", foe.id)
 
 

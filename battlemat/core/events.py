@@ -27,6 +27,7 @@ TYPES = (
     "moved",
     "stopped",
     "jumped",
+    "door",
     "collided",
     "hazard",
     "grabbed",

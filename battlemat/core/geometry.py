@@ -146,25 +146,82 @@ def barrier_between(board: Board, a: XY, b: XY) -> tuple[Wall, Door | None] | No
 
 def _seal(board: Board) -> dict[tuple[XY, XY], int]:
     """Every pair of neighbouring squares (8 ways on squares, 6 on hexes) a barrier lies between,
-    both ways round, with the first such barrier's index."""
+    both ways round, with the first such barrier's index. The squares within two of each barrier's
+    box are its candidates; all candidates of all barriers are tested at once per neighbour direction
+    (walls.touches_many: the test of `walls.touches`, in numpy)."""
+    cx, cy = centres(board)
+    w, h = board.width, board.height
+    fx, fy = 1.0, 1.0
+    if is_hex(board):  # hex units: columns are sqrt(3)/2 wide (stagger x) or rows are (stagger y)
+        fx, fy = (2 / math.sqrt(3), 1.0) if board.stagger_axis == "x" else (1.0, 2 / math.sqrt(3))
+    parts: list[tuple[npt.NDArray[np.int_], npt.NDArray[np.int_], int]] = []
+    for i, (wall, _) in enumerate(board.barriers):
+        x0, y0, x1, y1 = walls.box(wall)
+        xa, xb = max(0, math.floor(x0 * fx) - 2), min(w, math.floor(x1 * fx) + 3)
+        ya, yb = max(0, math.floor(y0 * fy) - 2), min(h, math.floor(y1 * fy) + 3)
+        if xa < xb and ya < yb:
+            ys, xs = np.mgrid[ya:yb, xa:xb]
+            parts.append((xs.reshape(-1), ys.reshape(-1), i))
     out: dict[tuple[XY, XY], int] = {}
-    hexmap = is_hex(board)
-    for i, (w, _) in enumerate(board.barriers):
-        x0, y0, x1, y1 = walls.box(w)
-        pad = 2
-        if hexmap:  # hex units: columns are sqrt(3)/2 wide (stagger x) or rows are (stagger y)
-            fx, fy = (2 / math.sqrt(3), 1.0) if board.stagger_axis == "x" else (1.0, 2 / math.sqrt(3))
-            x0, x1, y0, y1 = x0 * fx, x1 * fx, y0 * fy, y1 * fy
-        for y in range(max(0, math.floor(y0) - pad), min(board.height, math.floor(y1) + pad + 1)):
-            for x in range(max(0, math.floor(x0) - pad), min(board.width, math.floor(x1) + pad + 1)):
-                ax, ay = centre(board, (x, y))
-                for n, _, _ in steps(board, (x, y), "chebyshev"):
-                    if ((x, y), n) in out:
-                        continue
-                    bx, by = centre(board, n)
-                    if walls.touches(ax, ay, bx, by, w):
-                        out[(x, y), n] = out[n, (x, y)] = i
+    if not parts:
+        return out
+    xs = np.concatenate([p[0] for p in parts])
+    ys = np.concatenate([p[1] for p in parts])
+    which = np.concatenate([np.full(len(p[0]), p[2]) for p in parts])  # (in barrier order)
+    ends = np.array([b[0] for b in board.barriers], np.float64)[which]
+    for nx_, ny in _neighbours_of(board, xs, ys):
+        inside = (nx_ >= 0) & (nx_ < w) & (ny >= 0) & (ny < h)
+        tx, ty = np.clip(nx_, 0, w - 1), np.clip(ny, 0, h - 1)
+        segments = np.stack((cx[ys, xs], cy[ys, xs], cx[ty, tx], cy[ty, tx]), axis=-1)
+        hit = inside & walls.touches_many(segments, ends)
+        for x, y, u, v, i in zip(xs[hit].tolist(), ys[hit].tolist(), tx[hit].tolist(), ty[hit].tolist(),
+                                 which[hit].tolist(), strict=True):
+            old = out.get(((x, y), (u, v)))
+            if old is None or i < old:
+                out[(x, y), (u, v)] = out[(u, v), (x, y)] = i
     return out
+
+
+def _neighbours_of(board: Board, xs: npt.NDArray[np.int_], ys: npt.NDArray[np.int_]) -> list[
+        tuple[npt.NDArray[np.int_], npt.NDArray[np.int_]]]:
+    """The neighbours of the squares (xs, ys), direction by direction: the eight of `SQUARE_STEPS`
+    on squares, the six of `CUBE_DIRS` on hexes (in offset coordinates, as `from_cube` gives them)."""
+    if not is_hex(board):
+        return [(xs + dx, ys + dy) for dx, dy, _ in SQUARE_STEPS]
+    out = []
+    odd = board.stagger_index != "even"
+    for dq, dr, _ in CUBE_DIRS:
+        if board.stagger_axis == "x":
+            shift = (xs - (xs & 1)) // 2 if odd else (xs + (xs & 1)) // 2
+            q, r = xs + dq, ys - shift + dr
+            out.append((q, r + ((q - (q & 1)) // 2 if odd else (q + (q & 1)) // 2)))
+        else:
+            shift = (ys - (ys & 1)) // 2 if odd else (ys + (ys & 1)) // 2
+            q, r = xs - shift + dq, ys + dr
+            out.append((q + ((r - (r & 1)) // 2 if odd else (r + (r & 1)) // 2), r))
+    return out
+
+
+def wall_across(board: Board, a: XY, b: XY) -> tuple[Wall, Door | None] | None:
+    """The first wall or closed door (in `board.barriers`' order) that the straight line between the
+    centres of any two squares touches (R4 sight, M13 a throw's flight); None: nothing."""
+    if not board.barriers or a == b:
+        return None
+    (ax, ay), (bx, by) = centre(board, a), centre(board, b)
+    lo_x, hi_x, lo_y, hi_y = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+    for w, door in board.barriers:
+        x0, y0, x1, y1 = walls.box(w)
+        if x1 < lo_x - walls.EPS or x0 > hi_x + walls.EPS or y1 < lo_y - walls.EPS or y0 > hi_y + walls.EPS:
+            continue
+        if walls.touches(ax, ay, bx, by, w):
+            return w, door
+    return None
+
+
+def across_words(hit: tuple[Wall, Door | None]) -> str:
+    """'a wall (4, 0)-(4, 4)' or "the closed door 'cellar door'"."""
+    w, door = hit
+    return f"a wall {walls.wall_text(w)}" if door is None else f"the {door.state} {door.label}"
 
 
 def barrier_words(board: Board, a: XY, b: XY) -> str:
@@ -262,16 +319,9 @@ def sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
 
 
 def _sight(board: Board, a: XY, b: XY) -> tuple[bool, int, str]:
-    if board.barriers and a != b:
-        (ax, ay), (bx, by) = centre(board, a), centre(board, b)
-        lo_x, hi_x, lo_y, hi_y = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
-        for w, door in board.barriers:
-            x0, y0, x1, y1 = walls.box(w)
-            if x1 < lo_x - walls.EPS or x0 > hi_x + walls.EPS or y1 < lo_y - walls.EPS or y0 > hi_y + walls.EPS:
-                continue
-            if walls.touches(ax, ay, bx, by, w):
-                what = f"a wall {walls.wall_text(w)}" if door is None else f"{door.label}, {door.state},"
-                return False, 0, f"no line of sight: {what} stands between {a} and {b} (R4)"
+    hit = wall_across(board, a, b)
+    if hit is not None:
+        return False, 0, f"no line of sight: {across_words(hit)} stands between {a} and {b} (R4)"
     best: tuple[bool, int, str] | None = None
     for nudge in (1e-6, -1e-6):
         between = [s for s in _line(board, a, b, nudge)[1:-1] if board.inside(s)]

@@ -27,7 +27,14 @@ Pure values and plane geometry only: what the board makes of them is in board.py
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+if TYPE_CHECKING:  # names for mypy only
+    import numpy.typing as npt
+
+    Floats = npt.NDArray[np.float64]
 
 DOOR_STATES = ("open", "closed", "locked")
 EPS = 1e-9  # how near a line must pass a wall's end to touch it (board units)
@@ -60,8 +67,8 @@ class Door:
 
     @property
     def label(self) -> str:
-        """The door as the log names it: 'the door cellar door', or 'a door'."""
-        return f"the door {self.name!r}" if self.name else f"door {self.id}"
+        """The door as the log names it: "door 'cellar door'", or "door portal3" without a name."""
+        return f"door {self.name!r}" if self.name else f"door {self.id}"
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,30 @@ def touches(ax: float, ay: float, bx: float, by: float, w: Wall) -> bool:
         return True
     return ((o1 == 0 and _on(ax, ay, bx, by, w.x1, w.y1)) or (o2 == 0 and _on(ax, ay, bx, by, w.x2, w.y2))
             or (o3 == 0 and _on(w.x1, w.y1, w.x2, w.y2, ax, ay)) or (o4 == 0 and _on(w.x1, w.y1, w.x2, w.y2, bx, by)))
+
+
+def _orients(ax: Floats, ay: Floats, bx: Floats, by: Floats, cx: Floats, cy: Floats) -> Floats:
+    v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    return np.where(np.abs(v) <= EPS, 0.0, np.sign(v))
+
+
+def _ons(ax: Floats, ay: Floats, bx: Floats, by: Floats, cx: Floats, cy: Floats) -> npt.NDArray[np.bool_]:
+    return ((np.minimum(ax, bx) - EPS <= cx) & (cx <= np.maximum(ax, bx) + EPS)
+            & (np.minimum(ay, by) - EPS <= cy) & (cy <= np.maximum(ay, by) + EPS))
+
+
+def touches_many(segments: Floats, ends: Floats) -> npt.NDArray[np.bool_]:
+    """`touches` for many segments and walls at once, row by row ([n, 4] arrays: ax, ay, bx, by and
+    the walls' x1, y1, x2, y2): the same test, in numpy."""
+    ax, ay, bx, by = segments.T
+    wx1, wy1, wx2, wy2 = ends.T
+    o1, o2 = _orients(ax, ay, bx, by, wx1, wy1), _orients(ax, ay, bx, by, wx2, wy2)
+    o3, o4 = _orients(wx1, wy1, wx2, wy2, ax, ay), _orients(wx1, wy1, wx2, wy2, bx, by)
+    out: npt.NDArray[np.bool_] = (((o1 != o2) & (o3 != o4)) | ((o1 == 0) & _ons(ax, ay, bx, by, wx1, wy1))
+                                  | ((o2 == 0) & _ons(ax, ay, bx, by, wx2, wy2))
+                                  | ((o3 == 0) & _ons(wx1, wy1, wx2, wy2, ax, ay))
+                                  | ((o4 == 0) & _ons(wx1, wy1, wx2, wy2, bx, by)))
+    return out
 
 
 def box(w: Wall) -> tuple[float, float, float, float]:

@@ -1,6 +1,7 @@
 """An encounter's board drawn inline: a `[map]` table of text rows, one character a square (`LEGEND`,
-extended by `legend`), with `grid = "hex"` and its stagger. Rule cases, lessons and any encounter may
-draw their board this way instead of naming a Tiled map (`io.encounter.load_encounter` reads both)."""
+extended by `legend`), with `grid = "hex"` and its stagger, and walls and doors between squares as
+lines (`walls`, `doors`: core.walls). Rule cases, lessons and any encounter may draw their board this
+way instead of naming a Tiled map (`io.encounter.load_encounter` reads both)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from battlemat.core.board import Board, Hazard, parse_directions
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import RulesError
 from battlemat.core.rules import Rules
+from battlemat.core.walls import DOOR_STATES, Door, Wall
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.limits import MAX_CELLS
 from battlemat.io.maps import place_characters, placement_problems
@@ -106,7 +108,7 @@ _HEX_TILES = {"x": (64, 56), "y": (56, 64)}  # flat-topped columns, pointy-toppe
 
 def read_board(r: Reader, m: Mapping[str, Any]) -> Board | None:
     """A board from text rows: each character is a square of the legend (LEGEND and `legend`)."""
-    r.unknown(m, ("rows", "legend", "grid", "stagger_axis", "stagger_index"), "map")
+    r.unknown(m, ("rows", "legend", "grid", "stagger_axis", "stagger_index", "walls", "doors"), "map")
     rows = m.get("rows")
     if not isinstance(rows, list) or not rows or not all(isinstance(s, str) and s for s in rows):
         r.bad("map.rows", "rows are a list of text lines, one character a square", 'write rows = ["....", ".#.."]')
@@ -170,6 +172,56 @@ def _terrain(r: Reader, spec: Mapping[str, Any], place: str) -> dict[str, Any] |
     return values
 
 
+MAX_LINES = 10_000  # walls and doors an inline map may list
+
+
+def _lines(r: Reader, m: Mapping[str, Any], w: int, h: int) -> dict[str, Any] | None:
+    """The walls between squares and the doors of `[map]` (core.walls): `walls = [[x1, y1, x2, y2], ...]`
+    in squares (square (x, y) spans x..x+1 and y..y+1, so [4, 0, 4, 3] runs between columns 3 and 4),
+    and `doors = [{ id = "cellar", at = [4, 3, 4, 4], state = "closed", name = "cellar door" }]`."""
+    fix = "write walls = [[4, 0, 4, 3]]: a line from (4, 0) to (4, 3), in squares"
+    walls, doors = m.get("walls", []), m.get("doors", [])
+    ok = True
+
+    def segment(v: Any, place: str, what: str) -> Wall | None:
+        if (not isinstance(v, list) or len(v) != 4
+                or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in v)):
+            r.bad(place, f"{what} is four numbers [x1, y1, x2, y2], found {v!r}", fix)
+            return None
+        if not all(-1 <= v[i] <= (w, h)[i % 2] + 1 for i in range(4)):
+            r.bad(place, f"{what} {v} lies off the {w}x{h} map", "keep its ends within the map's squares")
+            return None
+        return Wall(*(float(n) for n in v))
+
+    if not isinstance(walls, list) or not isinstance(doors, list) or len(walls) + len(doors) > MAX_LINES:
+        r.bad("map.walls", f"walls and doors are lists of at most {MAX_LINES} lines", fix)
+        return None
+    out_walls: list[Wall] = []
+    for i, v in enumerate(walls):
+        seg = segment(v, f"map.walls[{i}]", "a wall")
+        ok = ok and seg is not None
+        if seg is not None:
+            out_walls.append(seg)
+    out_doors: list[Door] = []
+    for i, d in enumerate(doors):
+        place = f"map.doors[{i}]"
+        t = r.table(d, place)
+        r.unknown(t, ("id", "at", "state", "name"), place)
+        seg = segment(t.get("at"), f"{place}.at", "a door's line")
+        state, did, name = t.get("state", "closed"), t.get("id", f"door{i + 1}"), t.get("name", "")
+        if state not in DOOR_STATES or not isinstance(did, str) or not did or not isinstance(name, str):
+            r.bad(place, f"a door has an id (text), a state ({', '.join(DOOR_STATES)}) and a name; found {dict(t)!r}",
+                  'write { id = "cellar", at = [4, 3, 4, 4], state = "closed" }')
+            ok = False
+        elif did in {o.id for o in out_doors}:
+            r.bad(f"{place}.id", f"two doors are called {did!r}", "give each door its own id")
+            ok = False
+        elif seg is not None:
+            out_doors.append(Door(did, seg, state, name))
+        ok = ok and seg is not None
+    return {"walls": tuple(out_walls), "doors": tuple(out_doors)} if ok else None
+
+
 def _arrays(r: Reader, m: Mapping[str, Any], rows: list[str], specs: Mapping[str, dict[str, Any]]) -> Board | None:
     h, w = len(rows), len(rows[0])
     arrays: dict[str, Any] = {  # Board's terrain fields, by name
@@ -180,6 +232,10 @@ def _arrays(r: Reader, m: Mapping[str, Any], rows: list[str], specs: Mapping[str
     }
     hazards: list[Hazard] = []
     features: list[str] = []
+    lines = _lines(r, m, w, h)
+    if lines is None:
+        return None
+    arrays.update(lines)
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             for key, value in specs[ch].items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -33,7 +34,29 @@ IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the c
 IDLE_NAP = 0.01  # ... in naps this long, looking for events between them
 RING_PULSES = 6.0  # seconds the selection ring pulses after the last event (then it rests: no frames)
 PANEL_SETTLE = 0.6  # seconds the panels keep being drawn after the pointer was over them
-SLOW_PREPARE = 0.4  # seconds of waiting before the window says what takes the time
+WARMING_WORDS = ("Preparing the fast movement search in the background (after an install: up to a minute); "
+                 "the board works meanwhile")
+
+
+Warm = Callable[[Callable[["subprocess.Popen[bytes]"], None]], None]  # App's background preparation
+
+
+def warm_search(started: Callable[[subprocess.Popen[bytes]], None] | None = None) -> None:
+    """Get the compiled movement search ready without making the window wait: `battlemat prepare` in a
+    process of its own compiles it into numba's cache (numba compiles under that process's lock, not
+    this window's), then this process loads what it compiled. `App` runs this in a thread named
+    `movement.WARMING`, so every search meanwhile is the Python reference's, with the same answers.
+    `started` is given the process (the window stops it when it closes first)."""
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "battlemat", "prepare", "--quiet", "--background"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:  # no process to be had: compile here instead (same result, the window shares the time)
+        proc = None
+    if proc is not None:
+        if started is not None:
+            started(proc)
+        proc.wait()
+    movement.prepare()
 
 
 
@@ -43,15 +66,17 @@ def _default_encounter() -> Path:
 
 
 class WindowClosed(Exception):
-    """The window was closed before the game was set up (while the movement search was prepared)."""
+    """The window was closed before the game was set up."""
 
 
 class App:
     """The window and its loop. Tests drive it one frame at a time with `tick()`."""
 
-    def __init__(self, options: PlayOptions, prepare: Callable[[], None] | None = None) -> None:
-        """`prepare`: work to do once the window shows and before the game is set up (`run` passes the
-        compiled movement search's preparation): it runs in a thread while the window says why it waits."""
+    def __init__(self, options: PlayOptions, warm: Warm | None = None) -> None:
+        """`warm`: work to do in the background while the game is already playable (`run` passes
+        `warm_search`, the compiled movement search's preparation): it runs in a thread named
+        `movement.WARMING`, during which the core's searches are its Python reference's, and the
+        status line says so."""
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the terminal for our messages
         import pygame  # noqa: PLC0415 - optional dependency: pygame
         import pygame_gui  # noqa: PLC0415 - optional dependency: pygame
@@ -86,10 +111,12 @@ class App:
         self.screen = pygame.display.set_mode(size, flags)
         self.size = size
         pygame.display.set_caption("battlemat")
-        if prepare is not None:
-            title = enc.title if enc is not None else str(save.meta.get("title", load)) if save else ""
-            self._wait_for(prepare, title)
-        # The game: the NPCs plan their first turn with the movement search, which is ready now.
+        self._warming: threading.Thread | None = None
+        self._warm_process: list[subprocess.Popen[bytes]] = []
+        if warm is not None:  # (the game is set up at once: the NPCs' first plans use the Python search)
+            self._warming = threading.Thread(target=warm, args=(self._warm_process.append,), name=movement.WARMING,
+                                             daemon=True)
+            self._warming.start()
         if save is not None:
             session, pending = Session.from_save(save, load, replay=options.replay,
                                                  autosave=autosave_for(self.save_dir, save.encounter))
@@ -135,48 +162,22 @@ class App:
         self._last_event = time.monotonic()
         self._drew = True  # the last tick drew: the next one polls instead of waiting for an event
 
-    def _wait_for(self, task: Callable[[], None], title: str) -> None:
-        """Run `task` in a thread while the window shows a word about the wait (the first launch
-        compiles the movement search: many seconds, once). Raises WindowClosed if the window is
-        closed meanwhile."""
-        pygame = self.pygame
-        failed: list[BaseException] = []
+    def _warm_status(self) -> None:
+        """While the compiled search is prepared, the status line says so; once it is ready, the words
+        go (unless something else has been said since)."""
+        thread = self._warming
+        if thread is None:
+            return
+        from battlemat.ui.input import HELP  # noqa: PLC0415 - optional dependency: pygame
 
-        def work() -> None:
-            try:
-                task()
-            except BaseException as exc:  # noqa: BLE001 - raised again in the window's thread
-                failed.append(exc)
-
-        worker = threading.Thread(target=work, name="battlemat-prepare", daemon=True)
-        start = time.monotonic()
-        worker.start()
-        while worker.is_alive():
-            if any(e.type == pygame.QUIT for e in pygame.event.get()):
-                raise WindowClosed
-            self._draw_waiting(title, time.monotonic() - start)
-            worker.join(0.1)
-        if failed:
-            raise failed[0]
-
-    def _draw_waiting(self, title: str, waited: float) -> None:
-        """The wait in words: the title at once; after a moment, what takes the time."""
-        from battlemat.ui import theme  # noqa: PLC0415 - optional dependency: pygame
-
-        screen = self.screen
-        screen.fill(theme.BG)
-        w, h = screen.get_size()
-        lines = [theme.text(f"Loading {title}\u2026" if title else "Loading\u2026", 21, theme.TEXT, True)]
-        if waited > SLOW_PREPARE:
-            dots = "\u2022" * (1 + int(waited * 2) % 3)
-            lines += [theme.text("Preparing the movement search (first launch only)\u2026", 17, theme.ACCENT),
-                      theme.text(f"numba compiles it once and keeps it in its cache  {int(waited)} s  {dots}",
-                                 14, theme.TEXT_DIM)]
-        y = h // 2 - sum(s.get_height() + 8 for s in lines) // 2
-        for s in lines:
-            screen.blit(s, ((w - s.get_width()) // 2, y))
-            y += s.get_height() + 8
-        self.pygame.display.flip()
+        ctx = self.play.ctx
+        if thread.is_alive():
+            if ctx.status == HELP:
+                ctx.set_status(WARMING_WORDS)
+            return
+        self._warming = None
+        if ctx.status == WARMING_WORDS:
+            ctx.set_status(HELP)
 
     # -- the loop ------------------------------------------------------------------------------
     def tick(self, dt: float | None = None) -> int | None:
@@ -205,6 +206,7 @@ class App:
             code = apply(self.stack, self.stack[-1].on_event(event, consumed))
             if code is not None:
                 return code
+        self._warm_status()
         self.manager.update(dt)
         for screen in list(self.stack):
             code = apply(self.stack, screen.update(dt))
@@ -339,6 +341,10 @@ class App:
     def close(self) -> None:
         from battlemat.ui import overlays, theme, tokens  # noqa: PLC0415 - optional dependency: pygame
 
+        for proc in self._warm_process:  # the compiling process, when the window closes first
+            if proc.poll() is None:
+                proc.terminate()
+
         theme.forget_fonts()
         tokens.forget_sprites()
         overlays.forget_labels()
@@ -349,7 +355,8 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of `battlemat play`: the window, or a headless screenshot with --screenshot."""
     options = PlayOptions.from_namespace(args)
     try:
-        app = App(options, prepare=movement.prepare)  # the compiled reach search, while the window says so
+        # the compiled reach search, in the background (a screenshot is taken before it would be ready)
+        app = App(options, warm=None if options.screenshot else warm_search)
     except WindowClosed:
         import pygame  # noqa: PLC0415 - optional dependency: pygame
 

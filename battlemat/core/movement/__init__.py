@@ -42,6 +42,7 @@ from battlemat.core.movement.results import (
     occupied,
     sticky_refusal,
 )
+from battlemat.core.movement.search import WARMING, warming
 from battlemat.core.movement.step import ENDS, OFF_MAP, StepRules
 from battlemat.core.movement.walks import FAR, level_changes_near, walk_field
 from battlemat.core.rating import standing
@@ -50,9 +51,11 @@ from battlemat.core.state import CharacterState
 from battlemat.core.types import XY, CharId
 
 __all__ = [
-    "BLOCKED", "FAR", "MEMO_SIZE", "PIT", "Context", "Grid", "Mover", "Occupant", "Plan", "Reach", "ReachMemo",
+    "BLOCKED", "FAR", "MEMO_SIZE", "PIT", "WARMING", "Context", "Grid", "Mover", "Occupant", "Plan", "Reach",
+    "ReachMemo",
     "Refusal", "Route", "Step", "StickyFoe", "allowance", "build_graph", "context", "follow", "forget", "grid",
     "level_changes_near", "mover_for", "plan_route", "prepare", "reach", "step_off", "sticky_refusal", "walk_field",
+    "warming",
 ]
 
 
@@ -261,8 +264,9 @@ def _first_refusal(board: Board, rc: Reach, at: XY, toward: XY) -> Refusal | Non
 
 def prepare() -> None:
     """Get the compiled search ready now rather than at the first search (the first use after an
-    install compiles it: a few seconds; later a fraction of a second to load it): the play window
-    calls this before it opens, so no hover ever waits for it."""
+    install compiles it: a few seconds; later a fraction of a second to load it): `battlemat
+    prepare` calls it, and the play window in a background thread named WARMING, during which
+    every search is the reference's (`warming`), so the board is usable at once."""
     from battlemat.core.movement import kernel  # noqa: PLC0415 - start-up time: numba is imported here only when the window asks
 
     if kernel.AVAILABLE:

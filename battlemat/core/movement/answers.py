@@ -140,8 +140,10 @@ def _cut_off(gr: Grid, mover: Mover, sq: XY, occupants: Mapping[XY, Occupant],
         if not (0 <= x < w and 0 <= y < h):  # (a hex line may graze a square off the board's edge)
             continue
         if gr.board.barriers:
-            words = geometry.barrier_words(gr.board, way[i - 1], (x, y))
-            if words:
+            hit = geometry.barrier_between(gr.board, way[i - 1], (x, y))
+            door = hit[1] if hit is not None else None
+            if hit is not None and (door is None or door.state == "locked"):  # (a closed door's refusal is logged)
+                words = geometry.barrier_words(gr.board, way[i - 1], (x, y))
                 return Refusal("M1", f"the way is cut: {words}, and there is no way round within "
                                      f"{mover.allowance} squares (M1)")
         if i == len(way) - 1:

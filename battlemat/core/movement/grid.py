@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-import networkx as nx
 import numpy as np
 
 from battlemat.core import geometry
@@ -31,6 +30,7 @@ from battlemat.core.movement.memo import ReachMemo
 from battlemat.core.types import XY
 
 if TYPE_CHECKING:  # names for mypy only
+    import networkx as nx
     import numpy.typing as npt
 
 
@@ -162,6 +162,8 @@ def build_graph(board: Board, diagonals: str = "alternating") -> nx.DiGraph:
     edge per neighbour step with cost (1, or 1.5 on average for an alternating diagonal: M11), diagonal,
     dir, slot, dlevel, difficult (M4: the square is difficult, or the step goes up it: ASCENDS) and
     wall ("wall": a wall or locked door lies between, M1; "door": a closed door; "": neither)."""
+    import networkx as nx  # noqa: PLC0415 - start-up time: only the oracle tests and the benchmarks build the graph
+
     g = nx.DiGraph()
     w, h = board.width, board.height
     g.add_nodes_from(

@@ -40,6 +40,7 @@ import numpy as np
 
 from battlemat.core import geometry
 from battlemat.core.board import Board
+from battlemat.core.movement.dijkstra import walk_lengths as _walk_lengths
 from battlemat.core.movement.found import EndedLog, Found, Query, RefusalLog
 from battlemat.core.movement.grid import Grid, grid
 from battlemat.core.movement.results import LEVEL as LEVEL_REFUSAL
@@ -510,46 +511,6 @@ def _scratch_layout(A: int, slots: int) -> tuple[int, int, int]:
     words, shorts, floats = 2 * S + (A + 1) * (S + 1) + 4 * WW + 4 * WW * slots + 8 * WW, S + 2 * WW, S + WW
     end = words + (shorts + 3) // 4
     return end + floats, words, end
-
-
-def _walk_lengths(nbr: Int32s, rev: Bytes, goal: int, far: int) -> Int32s:
-    """walks.walk_field's search: Dijkstra's from `goal` over the reversed steps (`walks.weights`, each
-    1 to 3), the length of the shortest walk from every node to the goal (int32), `far` where none
-    leads there. The queue is a bucket per length, four in a ring (a step adds at most 3): a node
-    is queued only when its length improves, so a bucket never holds a node twice."""
-    n, slots = nbr.shape
-    dist = np.full(n, far, np.int32)
-    buckets = np.empty((4, n), np.int32)
-    blen = np.zeros(4, np.int64)
-    dist[goal] = 0
-    buckets[0, 0] = goal
-    blen[0] = 1
-    queued = 1
-    d = 0
-    while queued > 0:
-        b = d & 3
-        i = 0
-        while i < blen[b]:  # (nothing joins the bucket being walked: every step costs at least 1)
-            j = buckets[b, i]
-            i += 1
-            if dist[j] != d:
-                continue  # walked more cheaply since
-            for k in range(slots):
-                w = rev[j, k]
-                if w == 0:
-                    continue
-                u = nbr[j, k]
-                nd = d + w
-                if nd < dist[u]:
-                    dist[u] = nd
-                    bb = nd & 3
-                    buckets[bb, blen[bb]] = u
-                    blen[bb] += 1
-                    queued += 1
-        queued -= blen[b]
-        blen[b] = 0
-        d += 1
-    return dist
 
 
 def _compiled(f: _F) -> _F:

@@ -15,6 +15,7 @@ bucket straightest first.
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple, cast
 
 from battlemat.core.movement.found import EndedLog, FastSearch, Found, Occupants, Query, RefusalLog
@@ -157,9 +158,23 @@ def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tup
     return Reference(StepRules(gr, rules, mover, Context(dict(occupants), sticky)), mover.allowance)
 
 
+WARMING = "battlemat-warming-the-search"  # the name of the thread that prepares the compiled search
+
+
+def warming() -> bool:
+    """Whether the compiled search is being prepared in the background right now (a thread named
+    WARMING is alive: the window starts one, `ui.app`): until it is done every search is the
+    reference's and every walk the plain loop's, answering the same (tests/test_kernel.py), and no
+    search waits for numba to import or compile."""
+    return any(t.name == WARMING and t.is_alive() for t in threading.enumerate())
+
+
 def _tables(gr: Grid) -> FastSearch | None:
-    """The compiled kernel's tables of `gr` (kernel.Tables), or None without numba: the kernel module
-    is imported on the first search, so commands that never search never import numba."""
+    """The compiled kernel's tables of `gr` (kernel.Tables), or None without numba or while it is being
+    prepared (`warming`): the kernel module is imported on the first search, so commands that never
+    search never import numba."""
+    if warming():
+        return None
     from battlemat.core.movement import kernel  # noqa: PLC0415 - start-up time: numba is imported on the first search
 
     return kernel.tables(gr) if kernel.AVAILABLE else None

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from battlemat.core.board import Board
+from battlemat.core.movement import dijkstra
 from battlemat.core.movement.grid import DOOR, WALLED, Grid, grid
+from battlemat.core.movement.search import warming
 from battlemat.core.types import XY
 
 if TYPE_CHECKING:  # names for mypy only
@@ -82,7 +84,10 @@ def kept(board: Board) -> int:
 
 
 def _lengths(nbr: npt.NDArray[np.int32], rev: npt.NDArray[np.int8], goal: int) -> npt.NDArray[np.int32]:
-    """The search, compiled where numba is installed (kernel.walk_lengths)."""
+    """The search, compiled where numba is installed (kernel.walk_lengths), the plain loop while the
+    compiled one is being prepared in the background (search.warming)."""
+    if warming():
+        return dijkstra.walk_lengths(nbr, rev, goal, FAR)
     from battlemat.core.movement import kernel  # noqa: PLC0415 - start-up time: numba is imported on the first walk
 
     return kernel.walk_lengths(nbr, rev, goal, FAR)

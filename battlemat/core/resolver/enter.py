@@ -56,14 +56,18 @@ def throw_refusal(board: Board, diagonals: str, start: XY, to: XY, strength: int
     """M13: why a foe held at `start` cannot be thrown to `to` by a Wrestle of `strength` (the effective
     rating as it stands, text line 15); None: it can, someone standing there aside (M10, asked as it
     lands). A throw lands like any entry (`stand_refusal`), at most one square per point of Wrestle
-    counted as moves count (M11), and [house M13] never on higher ground than it left (M12: nobody
-    rises a level but by stairs or Climb)."""
+    counted as moves count (M11), [house M13] never on higher ground than it left (M12: nobody
+    rises a level but by stairs or Climb), and never through a wall or a closed door (core.walls)."""
     why = stand_refusal(board, to)
     if why is not None:
         return why
     far = geometry.distance(board, start, to, diagonals)
     if far > strength:
         return Refusal("M13", f"a throw of {far} squares is beyond Wrestle {strength} (1 per point)")
+    hit = geometry.wall_across(board, start, to)
+    if hit is not None:  # (as a jump never passes through a wall, M5, nor does a body thrown: core.walls)
+        return Refusal("M13", f"{geometry.across_words(hit)} stands between {start} and {to}: a throw "
+                              "never passes through a wall or a closed door (M13, M1)")
     if board.level[to[1], to[0]] > board.level[start[1], start[0]]:
         return Refusal("M12", f"{to} is higher than {start}: a throw lifts nobody to higher ground (M12)")
     return None

@@ -178,7 +178,7 @@ def _doors_opened(t: Turn, routes: dict[CharId, movement.Route], sub: int) -> No
                 continue
             opened[door.id] = cid
             ends = t.rules.switch_str("door_opening") == "ends_move"
-            t.emit("door", f"{t.name(cid)} opens {door.label} between {a} and {b}"
+            t.emit("door", f"{t.name(cid)} opens the {door.label} between {a} and {b}"
                    + ("; opening it ends the move (M4)" if ends else " on the way (M4)"), ("M4",),
                    who=cid, door=door.id, state="open", at=[list(a), list(b)], sub_phase=sub,
                    **house(t, "switch.door_opening"))
