@@ -230,7 +230,7 @@ def test_gm_doors_applies_the_changes_of_one_turn_in_order_and_logs_each_as_the_
     match = Match(dataclasses.replace(enc, board=dataclasses.replace(enc.board, doors=doors)))
     changes = (DoorChange(1, "c", "closed"), DoorChange(2, "v", "open"), DoorChange(2, "c", "locked"))
     assert [e.text for e in gm_doors(match, changes, 2)] == ["GM unlocks and opens the door 'vault'",
-                                                             "GM closes and locks door c"]
+                                                             "GM closes and locks the door c"]
     assert dict(match.state.doors) == {"v": "open", "c": "locked"}
     assert [(e.type, e.turn, dict(e.data)) for e in match.log] == [
         ("door", 2, {"door": "v", "state": "open", "gm": True}),

@@ -316,7 +316,8 @@ def test_the_hover_forecast_sees_through_the_door_only_when_it_is_open(app) -> N
     play.declaring.select("ann")
     key(app, skill_key(app, "Shoot"))
     hover(app, token_pos(app, "bob"))
-    assert any("door 'cellar door', closed" in words for words in play.board.shown_card), play.board.shown_card
+    card = play.board.shown_card
+    assert any("closed door 'cellar door' stands between" in words for words in card), card
     key(app, pygame.K_m)
     hover(app, at_units(app, 4, 2.5))
     click(app, at_units(app, 4, 2.5))

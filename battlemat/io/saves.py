@@ -483,7 +483,7 @@ def gm_doors(match: Match, changes: Sequence[DoorChange], turn: int) -> list[Eve
             continue
         before = match.state.doors.get(change.door, door.state)
         match.state = match.state.with_doors({change.door: change.state})
-        ev = Event("door", turn, "declare", f"GM {_door_verb(before, change.state)} {door.label}", (),
+        ev = Event("door", turn, "declare", f"GM {_door_verb(before, change.state)} the {door.label}", (),
                    MappingProxyType({"door": change.door, "state": change.state, "gm": True}))
         match.log.append(ev)
         out.append(ev)

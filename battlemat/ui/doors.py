@@ -13,7 +13,7 @@ from battlemat.core.errors import BattlematError
 from battlemat.ui import theme
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.context import MovePreview, PlayContext
-from battlemat.ui.walls_view import door_hint, door_name
+from battlemat.ui.walls_view import door_hint
 
 DOOR_HELP = "GM mode: click a door to open or close it, Shift+click to lock or unlock it"
 
@@ -51,7 +51,7 @@ class GmDoors:
         try:
             event, dropped = ctx.session.set_door(door.id, want)
         except BattlematError as exc:
-            ctx.set_status(f"Cannot change the {door_name(door)}: {exc}", theme.BAD)
+            ctx.set_status(f"Cannot change the {door.label}: {exc}", theme.BAD)
             return True
         if ctx.side is not None:
             ctx.side.log_events([event])

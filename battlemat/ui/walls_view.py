@@ -210,16 +210,11 @@ def _distance(px: float, py: float, x1: float, y1: float, x2: float, y2: float) 
 
 
 # -- in words --------------------------------------------------------------------------------------
-def door_name(door: Door) -> str:
-    """'door 'cellar door'' by its name on the map, else 'door d1' by its id."""
-    return f"door {door.name!r}" if door.name else f"door {door.id}"
-
-
 def door_hint(door: Door, state: str) -> str:
     """What a game master's click does to a door in `state` (doors.py): the status line over it."""
     if state == "locked":
-        return f"The {door_name(door)} is locked: Shift+click unlocks it (GM)."
-    return (f"The {door_name(door)} is {state}: click {'closes' if state == 'open' else 'opens'} it, "
+        return f"The {door.label} is locked: Shift+click unlocks it (GM)."
+    return (f"The {door.label} is {state}: click {'closes' if state == 'open' else 'opens'} it, "
             "Shift+click locks it (GM).")
 
 
@@ -239,7 +234,7 @@ def edge_words(board: Board, sq: XY) -> list[str]:
         where = f"to the {DIRECTION_WORDS.get(direction, direction)}"
         door = hit[1]
         state = live.get(door.id, door.state) if door is not None else ""
-        out.append(f"wall {where} (M1)" if door is None else f"{state} {door_name(door)} {where} (M4)")
+        out.append(f"wall {where} (M1)" if door is None else f"{state} {door.label} {where} (M4)")
     return list(dict.fromkeys(out))
 
 
