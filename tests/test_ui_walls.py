@@ -16,34 +16,34 @@ pytest.importorskip("pygame_gui")
 from test_ui import click, finish_turn, key, make_app, press_resolve, skill_key, ticks, token_pos  # noqa: E402
 
 from battlemat.core.board import Board  # noqa: E402
-from battlemat.core.encounter import Encounter  # noqa: E402
 from battlemat.core.geometry import centre  # noqa: E402
-from battlemat.core.walls import Door, Light, Wall  # noqa: E402
-from battlemat.io.lessons import read_lesson_encounter  # noqa: E402
+from battlemat.core.walls import Light  # noqa: E402
 from battlemat.io.saves import read_save  # noqa: E402
 from battlemat.ui import theme  # noqa: E402
+from battlemat.ui.camera import Camera  # noqa: E402
 from battlemat.ui.layout import Layout  # noqa: E402
 from battlemat.ui.session import Session  # noqa: E402
+from battlemat.ui.walls_view import WallsView  # noqa: E402
 
 pytestmark = pytest.mark.ui
 
-MAP = """<map version="1.10" orientation="orthogonal" width="8" height="5" tilewidth="48" tileheight="48"
-     backgroundcolor="#c8c0a8">
- <tileset firstgid="1" name="t" tilewidth="48" tileheight="48" tilecount="2" columns="0"/>
- <layer name="ground" width="8" height="5"><data encoding="csv">
-1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1</data></layer>
-</map>"""
-
 ENCOUNTER = """[encounter]
 title = "The cellar door"
-map = "cellar.tmx"
 seed = 3
 dice = "none"
+
+# The line x = 4 between columns 3 and 4 is a wall but for one door, between (3, 2) and (4, 2).
+[map]
+rows = ["........", "........", "........", "........", "........"]
+walls = [[4, 0, 4, 2], [4, 3, 4, 5]]
+doors = [{ id = "d1", at = [4, 2, 4, 3], state = "closed", name = "cellar door" }]
+
 [[character]]
 id = "ann"
 side = "heroes"
 skills = { Melee = 3, Dodge = 2, Shoot = 3 }
 at = [2, 2]
+
 [[character]]
 id = "bob"
 side = "foes"
@@ -51,31 +51,12 @@ skills = { Melee = 2 }
 at = [7, 2]
 """
 
-# The line x = 4 between columns 3 and 4 is a wall but for one door, between (3, 2) and (4, 2).
-WALLS = (Wall(4, 0, 4, 2), Wall(4, 3, 4, 5))
-DOOR = Door("d1", Wall(4, 2, 4, 3), "closed", "cellar door")
-
-
-def walled(enc: Encounter) -> Encounter:
-    """The encounter on its map with the wall and the door (no bundled map has walls yet)."""
-    assert enc.board is not None
-    board = dataclasses.replace(enc.board, walls=WALLS, doors=(DOOR,), lights=(Light(1.5, 1.5, 2.0, "#ffcc66", 1.0),))
-    return dataclasses.replace(enc, board=board)
-
 
 @pytest.fixture
-def cellar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The encounter file; every read of it (the window's, a save's) gets the walls and the door."""
-    (tmp_path / "cellar.tmx").write_text(MAP)
+def cellar(tmp_path: Path) -> Path:
+    """The encounter file: a board drawn inline with its wall and its door (io/inline_map.py)."""
     path = tmp_path / "cellar.toml"
     path.write_text(ENCOUNTER)
-
-    def read(p: str | Path) -> Encounter:
-        enc = read_lesson_encounter(p)
-        return walled(enc) if Path(p).resolve() == path.resolve() else enc
-
-    monkeypatch.setattr("battlemat.ui.app.read_lesson_encounter", read)
-    monkeypatch.setattr("battlemat.ui.session.read_lesson_encounter", read)
     return path
 
 
@@ -140,7 +121,6 @@ def test_the_terrain_view_counts_the_walls_and_doors_as_the_state_has_them(app) 
     key(app, pygame.K_v)
     words = [row.words for _, row in play.aids.legend_spots]
     assert "walls: 2 segments" in words and "doors: 1 closed" in words
-    assert any(w.startswith("lights: 1") for w in words)
     play.ctx.mouse = (0, 0)
     assert near(pixel(app, 4, 1), theme.WALL)
     key(app, pygame.K_m)
@@ -149,6 +129,22 @@ def test_the_terrain_view_counts_the_walls_and_doors_as_the_state_has_them(app) 
     assert "doors: 1 open" in [row.words for _, row in play.aids.legend_spots]
     key(app, pygame.K_v)
     assert not any(row.words.startswith("walls:") for _, row in play.aids.legend_spots)
+
+
+def test_a_light_is_a_faint_additive_glow_as_wide_as_its_range() -> None:
+    """A map's light (Universal VTT `lights`; no rule reads it) brightens what is under it, most at its
+    centre, nothing beyond its range, and never hides the map."""
+    board = dataclasses.replace(Board.empty(8, 8, tile_width=40, tile_height=40),
+                                lights=(Light(4.0, 4.0, 2.0, "#ff8000", 1.0),))
+    lay = Layout(board)
+    cam = Camera(0, 0, 320, 320)
+    surface = pygame.Surface((320, 320))
+    surface.fill((50, 50, 50))
+    WallsView(lay).draw_lights(surface, cam)
+    centre_px, edge, beyond = (surface.get_at((160 + dx, 160)) for dx in (0, 70, 90))
+    assert centre_px[0] > edge[0] > 50 and centre_px[2] == 50  # warm light adds red, no blue
+    assert tuple(beyond)[:3] == (50, 50, 50)  # 2 squares of 40 pixels: nothing past 80
+    assert centre_px[0] < 140  # faint: the map still shows through
 
 
 def test_layout_points_take_board_units_to_the_drawn_centres_on_hexes_and_diamonds() -> None:
