@@ -183,9 +183,12 @@ def _padlock(surface: pygame.Surface, c: Point, size: float) -> None:
 
 
 def _thick(surface: pygame.Surface, colour: theme.Color, a: Point, b: Point, w: int) -> None:
-    """A line `w` pixels wide with round ends (so walls meeting at a corner join without a notch)."""
+    """A line `w` pixels wide with round ends (so walls meeting at a corner join without a notch; thin
+    lines need none, and a map seen whole draws its thousands of walls in a few milliseconds)."""
     pygame.draw.line(surface, colour, a, b, w)
-    r = max(1, w // 2)
+    if w < 6:
+        return
+    r = w // 2
     pygame.draw.circle(surface, colour, (round(a[0]), round(a[1])), r)
     pygame.draw.circle(surface, colour, (round(b[0]), round(b[1])), r)
 
