@@ -131,6 +131,8 @@ def test_M4_door_opening_ends_move_a_step_through_a_closed_door_opens_it_and_end
     ruling = {"rule": "M4", "switch": "door_opening", "value": "ends_move"}
     assert door.data["house"] and ruling in door.data["house_rules"]
     assert m.state["r"].at == (4, 4) and m.state.doors["cellar"] == "open"
+    (end,) = of(events, "turn_end")
+    assert end.data["doors"] == [{"door": "cellar", "state": "open"}]  # how the doors stand after the turn
     m.play([intent_from_dict(act("r", "Exit", to=[7, 4]))])
     assert m.state["r"].at == (7, 4)  # an open door is no wall
 
