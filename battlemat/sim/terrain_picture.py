@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -28,7 +28,7 @@ TERRAIN_COLOURS: Mapping[str, tuple[tuple[float, float, float, float], str]] = M
     "difficult": ((0.95, 0.75, 0.05, 0.5), "difficult ground"),
 })
 # Thin walls and doors (core.walls), drawn as lines: colour, dash, legend word.
-LINE_STYLES: Mapping[str, tuple[tuple[float, float, float], str, str]] = MappingProxyType({
+LINE_STYLES: Mapping[str, tuple[tuple[float, float, float], Literal["-", "--"], str]] = MappingProxyType({
     "wall": ((0.85, 0.1, 0.1), "-", "wall segments"),
     "closed": ((1.0, 0.55, 0.0), "-", "doors, closed"),
     "open": ((0.1, 0.8, 0.3), "--", "doors, open"),
