@@ -301,6 +301,34 @@ def test_tileds_json_export_reads_to_the_same_walls_and_doors(tmp_path: Path) ->
     proc = subprocess.run(["tiled", "--export-map", str(src), str(out)], capture_output=True, timeout=120,
                           env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, check=False)
     assert proc.returncode == 0 and out.is_file(), proc.stderr
-    xml_board, json_board = load_map(src)[0], load_map(out)[0]
+    saved = tmp_path / "saved.tmx"  # and saved back as Tiled saves a map
+    proc = subprocess.run(["tiled", "--export-map", "tmx", str(out), str(saved)], capture_output=True, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, check=False)
+    assert proc.returncode == 0 and saved.is_file(), proc.stderr
+    xml_board, json_board, saved_board = load_map(src)[0], load_map(out)[0], load_map(saved)[0]
     assert len(xml_board.walls) == 3 and [d.state for d in xml_board.doors] == ["closed", "locked"]
     assert json_board.walls == xml_board.walls and json_board.doors == xml_board.doors
+    assert saved_board.walls == xml_board.walls and saved_board.doors == xml_board.doors
+
+
+def test_the_tiled_project_declares_door_and_wall_classes() -> None:
+    """maps/battlemat.tiled-project (written by assets/make_tiles.py, kept in step here) gives objects
+    the class door with bool members open and locked (false), and lets a layer be of class wall."""
+    import json
+    import sys
+
+    from conftest import ROOT
+
+    project = json.loads((ROOT / "maps" / "battlemat.tiled-project").read_text())
+    types = {t["name"]: t for t in project["propertyTypes"]}
+    door = types["door"]
+    assert door["type"] == "class" and door["useAs"] == ["object"]
+    assert {m["name"]: (m["type"], m["value"]) for m in door["members"]} == {"open": ("bool", False),
+                                                                            "locked": ("bool", False)}
+    assert "layer" in types["wall"]["useAs"]
+    sys.path.insert(0, str(ROOT / "assets"))
+    try:
+        import make_tiles
+    finally:
+        sys.path.remove(str(ROOT / "assets"))
+    assert make_tiles.project_json() == (ROOT / "maps" / "battlemat.tiled-project").read_text()
