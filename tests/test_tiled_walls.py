@@ -89,21 +89,30 @@ def test_class_wall_lines_on_any_layer_and_layers_of_class_wall_m1(tmp_path: Pat
     assert geometry.adjacent(board, (0, 0), (0, 1))  # object 2: no class, on no wall layer: nothing
     assert not any("terrain object must be an area" in p.message for p in problems)
     assert [str(u) for u in understood] == [
-        "2 wall segments on object layer 'Things' (class wall)",
-        "1 wall segment on object layer 'Borders' (class 'wall')",
-        "1 wall segment on object layer 'terrain' (class wall)",
+        "2 wall segments on object layer 'Things' (objects of class wall)",
+        "1 wall segment on object layer 'Borders' (class wall)",
+        "1 wall segment on object layer 'terrain' (objects of class wall)",
     ]
 
 
-def test_filled_shapes_on_a_walls_layer_stay_blocked_squares_m1(tmp_path: Path) -> None:
-    """M1: rectangles and polygons (a closed outline too) on a collision layer block the squares they
-    cover, as before; only lines are thin walls."""
+@pytest.mark.parametrize(("name", "cls"), [("Collision", ""), ("Fence", "wall")])
+def test_filled_shapes_on_a_walls_layer_stay_blocked_squares_m1(tmp_path: Path, name: str, cls: str) -> None:
+    """M1: rectangles and polygons (a closed outline too) on a collision layer, or a layer of class
+    wall, block the squares they cover, as before; only lines are thin walls."""
     body = ('<object id="1" x="0" y="0" width="32" height="32"/>'
             '<object id="2" x="64" y="64"><polygon points="0,0 32,0 32,32 0,32"/></object>'
             + line(3, (128, 0), "0,0 0,64"))
-    board = load_map(write_map(tmp_path, layer("Collision", body)))[0]
+    board = load_map(write_map(tmp_path, layer(name, body, cls=cls)))[0]
     assert board.blocked[0, 0] and board.blocked[2, 2] and int(board.blocked.sum()) == 2
     assert board.walls == (Wall(4, 0, 4, 2),)
+
+
+def test_a_map_whose_only_marks_are_walls_passes_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`check` warns about a map that marks nothing; thin walls are marks, so a map of them passes."""
+    path = write_map(tmp_path, layer("Walls", line(1, (160, 0), "0,0 0,96")))
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "WARNING" not in out and "1 wall segment on object layer 'Walls' (collision layer name)" in out
 
 
 # -- doors -------------------------------------------------------------------------------------------------

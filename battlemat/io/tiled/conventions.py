@@ -6,7 +6,8 @@ the conventions. Each reading is kept with where it came from (`Understood`), so
 what it found. The conventions:
 - layers named for collision (tile or object layers, or a group around them): `collision`,
   `walls`, `blocked`, `obstacles`, `solid` and their kin in several languages, any case, with only
-  filler words besides ("Walls level 2", "CollisionLayer"): their tiles and shapes are walls;
+  filler words besides ("Walls level 2", "CollisionLayer"), and layers of class `wall`: their tiles
+  and shapes are walls;
 - tile properties `collides`, `collision`, `solid`, `block`, `wall`, `obstacle` (true) and
   `walkable`/`passable` (false); tile classes `solid`, `collision`, `obstacle` (battlemat's own
   `blocked` property and `wall` class are read by the terrain reader first): walls;
@@ -286,6 +287,8 @@ class Conventions:
         name = el.get("name", "")
         if name.strip().lower() in ("terrain", "tokens"):
             return None  # battlemat's own layers
+        if (el.get("class") or "").strip().lower() == "wall":  # a layer of battlemat's class wall: a collision layer
+            return "walls", "wall", f"{what} {name!r} (class wall)"
         for label in (name, *reversed(groups)):
             via = "" if label == name else f" (in group {label!r})"
             if is_collision_name(label):

@@ -55,7 +55,7 @@ def _wall_layer(layer: Element, groups: tuple[str, ...]) -> str:
     """Why a layer's polylines are walls ('' when they are not): its name or a group's, or its class."""
     name = layer.get("name", "")
     if (layer.get("class") or "").strip().lower() == "wall":
-        return "class 'wall'"
+        return "class wall"
     if name.strip().lower() in _OWN_LAYERS:
         return ""
     for label in (name, *reversed(groups)):
@@ -95,7 +95,7 @@ def read_lines(doc: Doc, reader: TerrainReader) -> Lines:
         origin = f"object layer {layer.get('name', '')!r}"
         if walls:
             reader.understood.append(Understood("wall segments", walls,
-                                                f"{origin} ({why or 'class wall'})", unit="wall segment"))
+                                                f"{origin} ({why or 'objects of class wall'})", unit="wall segment"))
         if doors:
             reader.understood.append(Understood("doors", doors, f"{origin} (class door)", unit="door"))
     names = [(obj.get("name") or "").strip() for obj, _, _ in door_objects]
