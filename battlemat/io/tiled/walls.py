@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
@@ -99,9 +100,10 @@ def read_lines(doc: Doc, reader: TerrainReader) -> Lines:
         if doors:
             reader.understood.append(Understood("doors", doors, f"{origin} (class door)", unit="door"))
     names = [(obj.get("name") or "").strip() for obj, _, _ in door_objects]
+    counts = Counter(names)
     taken: set[str] = set()
     for (obj, place, segment), name in zip(door_objects, names, strict=True):
-        door_id = name if name and names.count(name) == 1 else f"door{obj.get('id', len(taken))}"
+        door_id = name if name and counts[name] == 1 else f"door{obj.get('id', len(taken))}"
         while door_id in taken:
             door_id += "'"
         taken.add(door_id)
