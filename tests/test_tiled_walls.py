@@ -208,6 +208,42 @@ def test_doors_of_the_older_type_attribute_and_odd_shapes(tmp_path: Path) -> Non
     assert [p.message for p in problems] == ["a door is a line or a rectangle; this one is neither, so it is no door"]
 
 
+def test_walls_and_doors_off_the_map_are_cut_or_left_out_and_check_says_so(tmp_path: Path) -> None:
+    """A wall running off the map is cut a square beyond its edge; one wholly off it, and a door wholly
+    off it, are left out, each with a message naming it."""
+    path = doors_map(tmp_path, line(2, (0, 640), "0,0 32,0", cls="door", name="far"))
+    text = path.read_text().replace('<polyline points="0,0 0,64"/>', '<polyline points="0,0 0,640"/>')
+    text = text.replace("</objectgroup>", '<object id="9" x="-320" y="0"><polyline points="0,0 0,64"/></object>'
+                        "</objectgroup>", 1)
+    path.write_text(text)
+    board, problems, _ = survey_map(path)
+    assert board is not None and board.walls == (Wall(5, 0, 5, 7),)  # the edge is y = 6 and board.doors == ()
+    assert sorted((p.place, p.message) for p in problems) == [
+        ("door 'far'", "this door lies off the map"),
+        ("layer 'Walls' object 9", "this wall line lies off the map")]
+
+
+def test_a_json_map_of_tiled_1_9_with_class_reads_as_its_tmx(tmp_path: Path) -> None:
+    """Tiled 1.9+ writes an object's class as `class` in JSON too: the same walls and doors as the .tmx."""
+    import json
+
+    src = doors_map(tmp_path, line(2, (0, 32), "0,0 32,0", cls="door", name="hatch", props=prop("locked", "true")))
+    doc = {"type": "map", "version": "1.10", "orientation": "orthogonal", "renderorder": "right-down",
+           "width": 8, "height": 6, "tilewidth": 32, "tileheight": 32, "infinite": False,
+           "nextlayerid": 3, "nextobjectid": 3, "tilesets": [], "layers": [
+               {"type": "objectgroup", "id": 1, "name": "Walls", "objects": [
+                   {"id": 1, "x": 160, "y": 0, "polyline": [{"x": 0, "y": 0}, {"x": 0, "y": 64}]}]},
+               {"type": "objectgroup", "id": 2, "name": "Doors", "objects": [
+                   {"id": 2, "name": "hatch", "class": "door", "x": 0, "y": 32,
+                    "polyline": [{"x": 0, "y": 0}, {"x": 32, "y": 0}],
+                    "properties": [{"name": "locked", "type": "bool", "value": True}]}]}]}
+    out = tmp_path / "m.tmj"
+    out.write_text(json.dumps(doc))
+    xml_board, json_board = load_map(src)[0], load_map(out)[0]
+    assert xml_board.walls == json_board.walls == (Wall(5, 0, 5, 2),)
+    assert xml_board.doors == json_board.doors and json_board.doors[0].state == "locked"
+
+
 # -- other grids: the wall lands where it is drawn ------------------------------------------------------------
 GRIDS: dict[str, dict[str, object]] = {
     "hex y": {"orientation": "hexagonal", "tilewidth": 32, "tileheight": 28, "hexsidelength": 14, "staggeraxis": "y",

@@ -229,7 +229,7 @@ def clip(seg: tuple[float, float, float, float], box: tuple[float, float, float,
 
 def place_lines(board: Board, lines: Lines, lint: list[Problem] | None = None) -> Board:
     """The board with the map's walls and doors, in board units; the parts of walls off the map (a
-    square beyond its edge) are cut off, and a wall wholly off it is left out (said in `lint`)."""
+    square beyond its edge) are cut off, and a wall or door wholly off it is left out (said in `lint`)."""
     if not lines.walls and not lines.doors:
         return board
     m = pixels_to_units(board)
@@ -248,7 +248,14 @@ def place_lines(board: Board, lines: Lines, lint: list[Problem] | None = None) -
                                     "move it onto the map, or delete it"))
             continue
         walls.append(got)
-    doors = tuple(Door(i, Wall(*units(s)), state, name) for i, name, state, s in lines.doors)
+    doors = []
+    for door_id, name, state, seg in lines.doors:
+        if clip(units(seg), box) is None:
+            if lint is not None:
+                lint.append(Problem(board.source, f"door {door_id!r}", "this door lies off the map",
+                                    "move it onto the map, or delete it"))
+            continue
+        doors.append(Door(door_id, Wall(*units(seg)), state, name))
     placed = dataclasses.replace(board, walls=(*board.walls, *walls), doors=(*board.doors, *doors))
     return placed.projected(board.projection, board.origin) if board.projection else placed
 
