@@ -244,6 +244,21 @@ def test_a_json_map_of_tiled_1_9_with_class_reads_as_its_tmx(tmp_path: Path) -> 
     assert xml_board.doors == json_board.doors and json_board.doors[0].state == "locked"
 
 
+def test_a_tile_object_of_a_door_tile_is_a_door(tmp_path: Path) -> None:
+    """Tiled 1.9+ gives a tile object its tile's class: a door tile placed as an object is a door (its
+    long centre line: tile objects hang from their bottom-left corner), unless the object has a class
+    of its own; on a collision layer it blocks no square."""
+    tileset = ('<tileset firstgid="1" name="t" tilewidth="32" tileheight="8" tilecount="2" columns="2">'
+               '<tile id="0" class="door"/><tile id="1" class="crate"/></tileset>')
+    path = write_map(tmp_path, tileset + layer("Collision", '<object id="1" gid="1" x="64" y="100" width="32" '
+                                               'height="8"/><object id="2" gid="1" class="wall" x="0" y="100" '
+                                               'width="32" height="8"/>'))
+    board = load_map(path)[0]
+    assert [(d.id, d.wall, d.state) for d in board.doors] == [("door1", Wall(2, 3, 3, 3), "closed")]
+    assert not board.blocked[2, 2] and not board.blocked[3, 2]  # the door is no square
+    assert not geometry.adjacent(board, (2, 2), (2, 3))
+
+
 # -- other grids: the wall lands where it is drawn ------------------------------------------------------------
 GRIDS: dict[str, dict[str, object]] = {
     "hex y": {"orientation": "hexagonal", "tilewidth": 32, "tileheight": 28, "hexsidelength": 14, "staggeraxis": "y",
