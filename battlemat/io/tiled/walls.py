@@ -6,7 +6,8 @@ What is read, from every object layer:
   polylines of class `wall` on any object layer (`terrain` included): each segment of the line is a
   `Wall`. Filled shapes (rectangles, ellipses, polygons, tile objects) on such layers stay blocked
   squares (`conventions`), as tile collision shapes do: a wall drawn as an area is an area.
-- **doors**: objects of class `door` (Tiled 1.9+ `class`, older `type`) on any object layer. A line
+- **doors**: objects of class `door` (Tiled 1.9+ `class`, older `type`; a tile object of a tile of
+  class `door` gets it when the map is prepared, `adapter`) on any object layer. A line
   is the door from its first point to its last; a rectangle or tile object is its long centre line,
   so a thin rectangle drawn over a grid line is a door on that grid line (a square rectangle: its
   horizontal centre line). Its id is its name when no other door has that name, else
@@ -16,7 +17,8 @@ What is read, from every object layer:
   units (core.walls): the affine map from the board's pixel centres (`Board.centers`) to
   `geometry.centres`, which on square grids is pixels / tile size, on isometric maps the tile-height
   grid Tiled places objects on, on staggered maps the picture (its diamonds) and on hex maps the
-  hexes' units. `picture_points` is the other way, for drawing them over the map's picture.
+  hexes' units. `units_to_picture` is the way back to the map's picture (Tiled's drawing, diamonds
+  included), for drawing walls over it (`check --picture`; the window may use it too).
 """
 
 from __future__ import annotations
