@@ -348,6 +348,23 @@ def test_annotate_keeps_wall_lines_and_doors(tmp_path: Path) -> None:
     assert (after.blocked == before.blocked).all() and (after.difficult == before.difficult).all()
 
 
+def test_annotate_keeps_a_template_door_of_the_terrain_layer_and_moves_its_reference(tmp_path: Path) -> None:
+    """A door placed from an object template (.tx) on the terrain layer is a door (the template says
+    so, not the instance): annotate keeps it, its template reference rewritten for a copy in another
+    folder."""
+    (tmp_path / "door.tx").write_text('<?xml version="1.0" encoding="UTF-8"?>\n<template>'
+                                      '<object name="gate" type="door" width="32" height="6"/></template>\n')
+    src = write_map(tmp_path, layer("terrain", '<object id="20" template="door.tx" x="96" y="61"/>'
+                                    '<object id="21" class="rubble" x="0" y="0" width="32" height="32"/>'))
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "copy.tmx"
+    annotate_map(src, out)
+    assert '<object id="20" template="../door.tx" x="96" y="61"/>' in out.read_text()
+    before, after = load_map(src)[0], load_map(out)[0]
+    assert after.doors == before.doors and [(d.id, d.wall) for d in after.doors] == [("gate", Wall(3, 2, 4, 2))]
+    assert after.difficult[0, 0]
+
+
 @pytest.mark.skipif(not HAS_TILED, reason="the tiled CLI (Debian package tiled) is absent")
 def test_tileds_json_export_reads_to_the_same_walls_and_doors(tmp_path: Path) -> None:
     """A map with walls and doors, exported to JSON by Tiled itself (`tiled --export-map`), reads to the

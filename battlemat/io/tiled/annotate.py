@@ -56,6 +56,7 @@ from battlemat.io.tiled import load_map
 from battlemat.io.tiled.adapter import parse_pytmx, prepare
 from battlemat.io.tiled.chunks import is_infinite
 from battlemat.io.tiled.projection import OUTSIDE, terrain_reader
+from battlemat.io.tiled.shapes import is_door
 from battlemat.io.tiled.terrain import PRESETS
 from battlemat.io.tiled.walls import play_board
 from battlemat.io.tiled.xmlsafe import read_bytes
@@ -181,6 +182,7 @@ class _Source:
 
     board: Board
     base: np.ndarray
+    kept: frozenset[str] = frozenset()  # ids of the terrain layers' doors and lines, kept as they are
 
 
 def _stated(name: str, value: dict[str, int], preset: Mapping[str, object], under: np.ndarray) -> bool:
@@ -261,20 +263,12 @@ def _tag_end(raw: bytes, start: int) -> int:
     return len(raw)
 
 
-def _note_kept(tag: str, attrs: dict[str, str], stack: list[tuple[str, int, bool]], keep: list[bool]) -> None:
-    """At a start tag: whether an object of a terrain layer is kept (a door, or a line once its
-    polyline is seen)."""
-    if tag == "object" and stack and stack[-1][2]:
-        keep.append((attrs.get("class") or attrs.get("type") or "").strip().lower() == "door")
-    elif tag == "polyline" and len(stack) >= 2 and stack[-1][0] == "object" and stack[-2][2]:
-        keep[-1] = True
-
-
-def _places(raw: bytes, file: str) -> _Places:
+def _places(raw: bytes, file: str, kept: frozenset[str] = frozenset()) -> _Places:
+    """Where to edit: `kept` are the ids of objects of the terrain layers to keep (doors, lines)."""
     places = _Places(terrain=[], kept=[], references=[])
     parser = xml.parsers.expat.ParserCreate()
     stack: list[tuple[str, int, bool]] = []  # (tag, start, is terrain layer)
-    keep: list[bool] = []  # per open object of a terrain layer: a door or a line (walls), kept
+    keep: list[bool] = []  # per open object of a terrain layer: kept
     file_props: set[int] = set()
 
     def entity(*_: object) -> None:
@@ -283,7 +277,8 @@ def _places(raw: bytes, file: str) -> _Places:
     def start(tag: str, attrs: dict[str, str]) -> None:
         at = parser.CurrentByteIndex
         terrain = tag == "objectgroup" and (attrs.get("name") or "").strip().lower() == LAYER_NAME
-        _note_kept(tag, attrs, stack, keep)
+        if tag == "object" and stack and stack[-1][2]:
+            keep.append(attrs.get("id", "") in kept)
         stack.append((tag, at, terrain))
         if tag == "map" and len(stack) == 1:
             places.map_tag = (at, _tag_end(raw, at))
@@ -367,7 +362,7 @@ def annotated_text(raw: bytes, file: str, source: _Source, wanted: np.ndarray, f
     """The map's bytes with its terrain layers replaced by the board's (and references moved), and
     how many rectangles the new layer holds."""
     board, (src_dir, out_dir) = source.board, folders
-    places = _places(raw, file)
+    places = _places(raw, file, source.kept)
     map_tag = raw[places.map_tag[0] : places.map_tag[1]]
     version = re.search(rb'\sversion\s*=\s*["\'](\d+)\.(\d+)', map_tag)
     class_attr = "class" if version and (int(version.group(1)), int(version.group(2))) >= (1, 9) else "type"
@@ -429,18 +424,22 @@ def _kept_objects(raw: bytes, places: _Places, folders: tuple[Path, Path]) -> by
     return out
 
 
-def base_board(path: Path, max_cells: int = MAX_CELLS) -> Board:
-    """The board of the map without its `terrain` layers: what its tiles and conventions give."""
+def base_board(path: Path, max_cells: int = MAX_CELLS) -> tuple[Board, frozenset[str]]:
+    """The board of the map without its `terrain` layers (what its tiles and conventions give), and
+    the ids of those layers' doors and lines (walls drawn as lines), which the copy keeps as they
+    are: read from the prepared map, so a door from a template or a door tile counts."""
     doc = prepare(path, max_cells)
+    kept: set[str] = set()
     for parent in [doc.root, *doc.root.iter("group")]:
         for el in list(parent):
             if el.tag == "objectgroup" and (el.get("name") or "").strip().lower() == LAYER_NAME:
+                kept |= {o.get("id", "") for o in el.findall("object") if is_door(o) or o.find("polyline") is not None}
                 parent.remove(el)
     reader = terrain_reader(doc, parse_pytmx(doc, None))
     board = play_board(reader, doc)
     if reader.errors:
         raise LoadError(reader.errors)
-    return board
+    return board, frozenset(kept - {""})
 
 
 def check_output(src: Path, out: Path, force: bool) -> None:
@@ -474,7 +473,7 @@ def annotate_map(src: str | Path, out: str | Path, *, force: bool = False, max_c
         raise LoadError.one(str(src), "map", "an infinite map: its squares move with its chunks, so annotate "
                             "cannot say where they are in the copy", "uncheck Infinite in Map > Map Properties, "
                             "save, and annotate that")
-    base = base_board(src, max_cells)
+    base, kept = base_board(src, max_cells)
     keys, floor = square_keys(board), square_keys(Board.empty(board.width, board.height))
     plays = [i for i, name in enumerate(ARRAYS) if name != "feature"]  # a name alone plays as floor
     cells = np.ones(len(keys), bool)
@@ -482,7 +481,7 @@ def annotate_map(src: str | Path, out: str | Path, *, force: bool = False, max_c
         cells = keys[:, ARRAYS.index("feature")] != board.features.index(OUTSIDE)
     wanted = cells & ((keys[:, plays] != floor[:, plays]).any(axis=1) | (keys != square_keys(base)).any(axis=1))
     out_dir = (out.parent if str(out.parent) else Path(".")).resolve()
-    source = _Source(board, square_keys(base))
+    source = _Source(board, square_keys(base), kept)
     tries = [wanted, cells]
     for attempt, cover in enumerate(tries):
         text, count = annotated_text(raw, str(src), source, cover, (src.parent.resolve(), out_dir))
