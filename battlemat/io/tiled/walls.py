@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
@@ -89,7 +90,7 @@ def read_lines(doc: Doc, reader: TerrainReader) -> Lines:
                 continue
             pts = line_points(obj)
             found = [(ax, ay, bx, by) for (ax, ay), (bx, by) in zip(pts, pts[1:], strict=False)
-                     if (ax, ay) != (bx, by) and all(np.isfinite((ax, ay, bx, by)))]
+                     if (ax, ay) != (bx, by) and all(map(math.isfinite, (ax, ay, bx, by)))]
             if not found:
                 reader.lint.append(Problem(doc.file, place, "a wall line with fewer than two distinct points",
                                            "draw the wall as a line from one end to the other"))
@@ -130,7 +131,7 @@ def _door_segment(obj: Element, place: str, reader: TerrainReader) -> Segment | 
             return None
         ends = got
     (ax, ay), (bx, by) = ends
-    if (ax, ay) == (bx, by) or not all(np.isfinite((ax, ay, bx, by))):
+    if (ax, ay) == (bx, by) or not all(map(math.isfinite, (ax, ay, bx, by))):
         reader.lint.append(Problem(file, place, "a door of no length is no door",
                                    "draw the door as a line across the doorway"))
         return None
@@ -241,15 +242,23 @@ def place_lines(board: Board, lines: Lines, lint: list[Problem] | None = None) -
     def units(seg: Segment) -> Segment:
         return (*apply(m, seg[0], seg[1]), *apply(m, seg[2], seg[3]))
 
-    walls = []
-    for place, seg in lines.walls:
-        got = clip(units(seg), box)
-        if got is None:
-            if lint is not None:
-                lint.append(Problem(board.source, place, "this wall line lies off the map",
-                                    "move it onto the map, or delete it"))
-            continue
-        walls.append(got)
+    walls: list[Wall] = []
+    if lines.walls:  # all at once: a map may draw thousands
+        px = np.array([seg for _, seg in lines.walls], float).reshape(-1, 4)
+        ones = np.ones(len(px))
+        ends = [np.column_stack([px[:, i], px[:, i + 1], ones]) @ m for i in (0, 2)]
+        got = np.round(np.column_stack(ends), 9) + 0.0
+        inside = ((got[:, 0::2] >= box[0]) & (got[:, 0::2] <= box[2])
+                  & (got[:, 1::2] >= box[1]) & (got[:, 1::2] <= box[3])).all(axis=1)
+        flags: list[bool] = inside.tolist()
+        for (place, _), row, whole in zip(lines.walls, got.tolist(), flags, strict=True):
+            wall = Wall(*row) if whole else clip((row[0], row[1], row[2], row[3]), box)
+            if wall is None:
+                if lint is not None:
+                    lint.append(Problem(board.source, place, "this wall line lies off the map",
+                                        "move it onto the map, or delete it"))
+                continue
+            walls.append(wall)
     doors = []
     for door_id, name, state, seg in lines.doors:
         if clip(units(seg), box) is None:
