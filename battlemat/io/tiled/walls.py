@@ -248,9 +248,9 @@ def place_lines(board: Board, lines: Lines, lint: list[Problem] | None = None) -
         ones = np.ones(len(px))
         ends = [np.column_stack([px[:, i], px[:, i + 1], ones]) @ m for i in (0, 2)]
         got = np.round(np.column_stack(ends), 9) + 0.0
-        inside = ((got[:, 0::2] >= box[0]) & (got[:, 0::2] <= box[2])
-                  & (got[:, 1::2] >= box[1]) & (got[:, 1::2] <= box[3])).all(axis=1)
-        flags: list[bool] = inside.tolist()
+        xs, ys = got[:, 0::2], got[:, 1::2]
+        inside: np.ndarray = np.all((xs >= box[0]) & (xs <= box[2]) & (ys >= box[1]) & (ys <= box[3]), axis=1)
+        flags = [bool(v) for v in inside.tolist()]
         for (place, _), row, whole in zip(lines.walls, got.tolist(), flags, strict=True):
             wall = Wall(*row) if whole else clip((row[0], row[1], row[2], row[3]), box)
             if wall is None:
