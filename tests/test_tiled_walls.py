@@ -244,6 +244,17 @@ def test_a_json_map_of_tiled_1_9_with_class_reads_as_its_tmx(tmp_path: Path) -> 
     assert xml_board.doors == json_board.doors and json_board.doors[0].state == "locked"
 
 
+def test_rotated_lines_and_door_rectangles_turn_about_their_corner_as_tiled_draws_them(tmp_path: Path) -> None:
+    """Tiled turns an object about its x, y: a line of 32 pixels east turned 90 degrees runs south, and a
+    thin door rectangle turned 90 degrees lies along the grid line its turned centre line is on."""
+    path = write_map(tmp_path, layer("Walls", line(1, (160, 0), "0,0 32,0").replace('x="160"', 'rotation="90" x="160"'))
+                     + layer("Doors", '<object id="2" class="door" x="163" y="64" width="32" height="6" '
+                             'rotation="90"/>', 2))
+    board = load_map(path)[0]
+    assert board.walls == (Wall(5, 0, 5, 1),)
+    assert [d.wall for d in board.doors] == [Wall(5, 2, 5, 3)]
+
+
 def test_a_tile_object_of_a_door_tile_is_a_door(tmp_path: Path) -> None:
     """Tiled 1.9+ gives a tile object its tile's class: a door tile placed as an object is a door (its
     long centre line: tile objects hang from their bottom-left corner), unless the object has a class
