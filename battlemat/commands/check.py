@@ -116,7 +116,8 @@ def survey_problems(path: Path, board: Board | None, problems: list[Problem], un
     # Maps that speak only battlemat's own terrain pass quietly; otherwise every reading is listed.
     others = any(u.origin != OWN_TERRAIN for u in understood)
     notes = [Problem(str(path), "terrain", str(u), note=True) for u in understood] if others else []
-    marks = board.blocked.any() or board.pit.any() or board.difficult.any() or (board.difficult_dirs > 0).any()
+    marks = (board.blocked.any() or board.pit.any() or board.difficult.any() or (board.difficult_dirs > 0).any()
+             or bool(board.walls) or bool(board.doors))
     if marks or _says_open(path):
         return problems + notes
     beside = mapping_path(path).name
