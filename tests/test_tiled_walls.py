@@ -137,7 +137,7 @@ def test_doors_closed_open_and_locked_m1_r4(tmp_path: Path) -> None:
         "vault": ("locked", Wall(5, 4, 5, 5))}
     assert by_id["cellar"].name == "cellar" and by_id["door3"].name == ""
     assert not geometry.adjacent(board, (4, 2), (5, 2))  # closed (M1)
-    assert "closed the door 'cellar'" in geometry.barrier_words(board, (4, 2), (5, 2))
+    assert "closed door 'cellar'" in geometry.barrier_words(board, (4, 2), (5, 2))
     assert not geometry.sight(board, (3, 2), (6, 2))[0]  # closed blocks sight (R4)
     assert geometry.adjacent(board, (4, 3), (5, 3)) and geometry.sight(board, (3, 3), (6, 3))[0]  # open
     assert not geometry.adjacent(board, (4, 4), (5, 4)) and not geometry.sight(board, (3, 4), (6, 4))[0]  # locked
