@@ -73,10 +73,13 @@ def play_data(chars: list[dict], turns: list[list[dict]], rules: dict | None = N
     return match, events
 
 
-def random_board(draw, shape: tuple[str, str, str], size: int = 11, stairs: float = 0.1):  # type: ignore[no-untyped-def]
+def random_board(draw, shape: tuple[str, str, str], size: int = 11, stairs: float = 0.1,  # type: ignore[no-untyped-def]
+                 walls: bool = False):
     """A random board for hypothesis (`draw` is a composite strategy's): walls, difficult squares, pits,
     levels and stairs rising in random directions, on a grid of `shape` (grid, stagger axis, stagger
-    index). Returns the board and its enterable squares (M1, M4, M5, M12)."""
+    index); with `walls`, wall segments between squares and doors, open, closed or locked (core.walls:
+    along grid lines, and a few at any angle). Returns the board and its enterable squares (M1, M4,
+    M5, M12)."""
     import numpy as np
     from hypothesis import strategies as st
 
@@ -90,8 +93,31 @@ def random_board(draw, shape: tuple[str, str, str], size: int = 11, stairs: floa
     dirs = np.where(rng.random((h, w)) < stairs, rng.choice(list(DIRECTIONS.values()), (h, w)), 0).astype(np.uint8)
     board = Board(w, h, grid, stagger_axis=axis, stagger_index=index, blocked=roll < 0.12,
                   difficult=(roll >= 0.12) & (roll < 0.25), pit=(roll >= 0.25) & (roll < 0.3),
-                  level=levels, difficult_dirs=dirs)
+                  level=levels, difficult_dirs=dirs, **(random_walls(rng, w, h) if walls else {}))
     return board, [(x, y) for y in range(h) for x in range(w) if board.enterable((x, y))]
+
+
+def random_walls(rng, w: int, h: int) -> dict:  # type: ignore[no-untyped-def]
+    """Walls and doors for `random_board`: unit pieces along grid lines (some joined into longer runs,
+    so their ends meet at corners) and a few segments at any angle; doors of each state."""
+    from battlemat.core.walls import Door, Wall
+
+    pieces = []
+    for _ in range(int(rng.integers(0, 3 + w * h // 8))):
+        x, y = int(rng.integers(0, w + 1)), int(rng.integers(0, h + 1))
+        if rng.random() < 0.5:
+            pieces.append(Wall(x, y, x + int(rng.integers(1, 3)), y))
+        else:
+            pieces.append(Wall(x, y, x, y + int(rng.integers(1, 3))))
+    for _ in range(int(rng.integers(0, 3))):
+        x, y = rng.random() * w, rng.random() * h
+        pieces.append(Wall(x, y, x + rng.normal() * 2, y + rng.normal() * 2))
+    doors = []
+    for i in range(int(rng.integers(0, 4))):
+        x, y = int(rng.integers(0, w + 1)), int(rng.integers(0, h + 1))
+        seg = Wall(x, y, x + 1, y) if rng.random() < 0.5 else Wall(x, y, x, y + 1)
+        doors.append(Door(f"d{i}", seg, str(rng.choice(["open", "closed", "closed", "locked"]))))
+    return {"walls": tuple(pieces), "doors": tuple(doors)}
 
 
 @pytest.fixture

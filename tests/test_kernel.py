@@ -1,7 +1,8 @@
 """The compiled reach search (battlemat.core.movement.kernel) gives exactly the reference search's answers:
 the same squares in the same order with the same costs (M1, M11), the same routes and tie-breaks
 (M7 straightest charge), and the same refusal for every other square within allowance + 2 (M4, M6,
-M10, M12). Random boards with levels, stairs, pits and difficult squares, square and hex."""
+M10, M12). Random boards with levels, stairs, pits and difficult squares, square and hex, and walls
+between squares with doors open, closed and locked under each door setting (M1, M4 house)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="numba is not insta
 
 @st.composite
 def scenes(draw):
-    board, free = random_board(draw, draw(st.sampled_from(GRIDS)))
+    board, free = random_board(draw, draw(st.sampled_from(GRIDS)), walls=draw(st.booleans()))
     if not free:
         return None
     start = draw(st.sampled_from(free))
@@ -43,8 +44,10 @@ def scenes(draw):
     target = draw(st.sampled_from(free)) if use == "Press" else None
     allowance = draw(st.integers(0, 6))
     diagonals = draw(st.sampled_from(["alternating", "chebyshev", "manhattan"]))
+    doors = draw(st.sampled_from(["ends_move", "free", "closed"]))  # M4 house: how closed doors open
     mover = movement.Mover("a", "Ada", use, start, allowance, target=target, target_name="Orc" if target else "")
-    return board, RULES.with_overrides({"diagonals": diagonals}), mover, movement.Context(occupants, sticky)
+    rules = RULES.with_overrides({"diagonals": diagonals, "door_opening": doors})
+    return board, rules, mover, movement.Context(occupants, sticky)
 
 
 def answers(scene, compiled: bool, monkeypatch) -> tuple:

@@ -27,9 +27,10 @@ from conftest import random_board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemat.core import movement
+from battlemat.core import geometry, movement, walls
 from battlemat.core.board import DIRECTION_STEPS, DIRECTIONS, Board
 from battlemat.core.movement import kernel
+from battlemat.core.movement.grid import DOOR, WALLED
 from battlemat.io.rules_file import load_rules
 
 RULES = load_rules()
@@ -41,14 +42,32 @@ USES = ["Exit", "Dodge", "Melee", "Climb", "Wrestle", "Escape"]
 @st.composite
 def scenes(draw):  # type: ignore[no-untyped-def]
     grid, axis, index, diagonals = draw(st.sampled_from(GRIDS))
-    board, free = random_board(draw, (grid, axis, index), size=10, stairs=0.15)
+    board, free = random_board(draw, (grid, axis, index), size=10, stairs=0.15, walls=draw(st.booleans()))
     if not free:
         return None
     start = draw(st.sampled_from(free))
     others = draw(st.lists(st.sampled_from(free), max_size=5, unique=True))
     occupants = {sq: movement.Occupant(f"N{i}", draw(st.booleans())) for i, sq in enumerate(others) if sq != start}
     mover = movement.Mover("a", "Ada", draw(st.sampled_from(USES)), start, draw(st.integers(0, 7)))
-    return board, RULES.with_overrides({"diagonals": diagonals}), mover, occupants
+    doors = draw(st.sampled_from(["ends_move", "free", "closed"]))  # M4 house: how closed doors open
+    return board, RULES.with_overrides({"diagonals": diagonals, "door_opening": doors}), mover, occupants
+
+
+def between(board: Board, u, v) -> str:  # type: ignore[no-untyped-def]
+    """What lies between two neighbouring squares, worked out again from the board's segments alone
+    (core.walls: the line between the centres touches it, ends included): "wall" (a wall or a locked
+    door, M1), "door" (a closed door), "" (nothing, or open doors only)."""
+    (ax, ay), (bx, by) = geometry.centre(board, u), geometry.centre(board, v)
+    found = ""
+    for w in board.walls:
+        if walls.touches(ax, ay, bx, by, w):
+            return "wall"
+    for d in board.doors:
+        if d.state != "open" and walls.touches(ax, ay, bx, by, d.wall):
+            if d.state == "locked":
+                return "wall"
+            found = "door"
+    return found
 
 
 def oracle(board: Board, rules, mover: movement.Mover, occupants) -> dict:  # type: ignore[no-untyped-def]
@@ -56,15 +75,20 @@ def oracle(board: Board, rules, mover: movement.Mover, occupants) -> dict:  # ty
     g = movement.grid(board, str(rules.switch("diagonals"))).graph
     climb = rules.halves[mover.use].climbs
     foes = {sq for sq, o in occupants.items() if not o.friend}
+    doors = rules.switch_str("door_opening")
 
     def enters(u, v, d) -> bool:  # type: ignore[no-untyped-def]
         there, dl = g.nodes[v], d["dlevel"]
         if there["blocked"] or there["pit"] or v in foes:
             return False
+        if d["wall"] == "wall" or (d["wall"] == "door" and doors == "closed"):
+            return False  # M1: no step across a wall; a door only the game master opens
         stairs = g.nodes[u]["stairs"] or there["stairs"]
         return dl == 0 or (abs(dl) == 1 and (stairs or climb))
 
     def ends(u, v, d) -> bool:  # type: ignore[no-untyped-def]
+        if d["wall"] == "door" and doors == "ends_move":
+            return True  # M4 house: opening a door ends the move
         return bool(d["difficult"]) or (d["dlevel"] != 0 and not (g.nodes[u]["stairs"] or g.nodes[v]["stairs"]))
 
     def goes_on(u, v, d):  # type: ignore[no-untyped-def]
@@ -141,6 +165,8 @@ def test_the_grid_tables_are_the_movement_graph(scene) -> None:  # type: ignore[
         nbr[i, k] = vy * w + vx
         assert (gr.diag[i * slots + k], gr.hard[i * slots + k]) == (d["diagonal"], d["difficult"])
         assert d["difficult"] == ascent(board, (ux, uy), (vx, vy))
+        assert d["wall"] == between(board, (ux, uy), (vx, vy))  # M1: walls and doors between squares
+        assert gr.walled[i * slots + k] == {"": 0, "wall": WALLED, "door": DOOR}[d["wall"]]
     assert (nbr == gr.arrays.nbr).all()
     for (x, y), d in g.nodes(data=True):
         i = y * w + x
@@ -160,19 +186,22 @@ def ascent(board: Board, a, b) -> bool:  # type: ignore[no-untyped-def]
     return any(sx * rx + sy * ry > 0 for rx, ry in rises)
 
 
-def walks_oracle(board: Board, diagonals: str, goal) -> list[int]:  # type: ignore[no-untyped-def]
+def walks_oracle(board: Board, diagonals: str, goal, doors: str = "ends_move") -> list[int]:  # type: ignore[no-untyped-def]
     """Walking distances to `goal` by networkx's Dijkstra over the movement graph: a step costs 1,
     entering difficult ground 2 (M4), a level change without stairs CLIMB (M12); walls and pits are
-    never walked (M1, M5), nor two levels at once."""
+    never walked (M1, M5), nor two levels at once; a closed door costs 2 when opening it ends the
+    move, nothing more when it opens freely, and is never walked when only the GM opens doors (M4)."""
     g = movement.grid(board, diagonals).graph
 
     def weight(u, v, d):  # type: ignore[no-untyped-def]
         a, b = g.nodes[u], g.nodes[v]
         if a["blocked"] or a["pit"] or b["blocked"] or b["pit"] or abs(d["dlevel"]) > 1:
             return None
+        if d["wall"] == "wall" or (d["wall"] == "door" and doors == "closed"):
+            return None
         if d["dlevel"] and not (a["stairs"] or b["stairs"]):
             return movement.walks.CLIMB
-        return 2 if d["difficult"] else 1
+        return 2 if d["difficult"] or (d["wall"] == "door" and doors == "ends_move") else 1
 
     lengths = nx.single_source_dijkstra_path_length(g.reverse(copy=False), goal, weight=lambda v, u, d: weight(u, v, d))
     out = [movement.FAR] * (board.width * board.height)
@@ -193,5 +222,6 @@ def test_walking_distances_are_networkx_dijkstra_over_the_movement_graph(scene, 
         if not compiled:
             m.setattr(kernel, "AVAILABLE", False)
         board.cache.walks.clear()
-        got = list(movement.walk_field(board, diagonals, mover.at))
-    assert got == walks_oracle(board, diagonals, mover.at)
+        doors = rules.switch_str("door_opening")
+        got = list(movement.walk_field(board, diagonals, mover.at, doors))
+    assert got == walks_oracle(board, diagonals, mover.at, doors)

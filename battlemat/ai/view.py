@@ -11,6 +11,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import accumulate
 from typing import Any
 
@@ -61,12 +62,12 @@ class View:
 
     def __init__(self, state: MatchState, me: Character, rng: random.Random, memory: Memory,
                  known: MatchMemory) -> None:
-        self.enc = known.enc
+        self.enc = known.enc.fitted(state)  # its board as the state has the doors (core.walls)
         self.state, self.me, self.rng, self.memory, self.known = state, me, rng, memory, known
         self.board: Any = self.enc.board  # the encounter's board, or None
         # Squares of walking to a goal from every square, by node (y * width + x): movement.walk_field,
-        # remembered for the match (MatchMemory.walk_field)
-        self.walk_field = known.walk_field
+        # remembered for the match (MatchMemory.walk_field), on the board as the doors stand
+        self.walk_field = known.walk_field if self.enc is known.enc else partial(known.walk_field, board=self.board)
         self.note = ""  # why the tactic holds back this turn (idle, or defending in place): the log shows it
 
     # -- style (core.character.STYLES) -----------------------------------------------------------

@@ -231,6 +231,8 @@ class Board:
     cache: BoardCache = field(default_factory=BoardCache, init=False, repr=False, compare=False)
     # the walls and the doors that are not open, and each one's door (None for a wall): what blocks
     barriers: tuple[tuple[Wall, Door | None], ...] = field(default=(), init=False, repr=False, compare=False)
+    # the doors' states as one value, (id, state) by id: the boards of one map differ by it alone
+    door_key: tuple[tuple[str, str], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.grid not in ("square", "hex"):
@@ -268,6 +270,7 @@ class Board:
         object.__setattr__(self, "doors", tuple(self.doors))
         object.__setattr__(self, "barriers", tuple((w, None) for w in self.walls)
                            + tuple((d.wall, d) for d in self.doors if d.state != "open"))
+        object.__setattr__(self, "door_key", tuple(sorted((d.id, d.state) for d in self.doors)))
 
     @property
     def door_states(self) -> dict[str, str]:
@@ -293,7 +296,7 @@ class Board:
             object.__setattr__(got, "projection", self.projection)
             object.__setattr__(got, "origin", self.origin)
             got.cache.variants = variants
-            variants[tuple(sorted(self.door_states.items()))] = self
+            variants[self.door_key] = self
             variants[key] = got
         return got
 

@@ -49,10 +49,14 @@ class Encounter:
         they stand as its board has them, else the same encounter on `Board.with_doors`. Everything
         that reads the board for a state (the resolver, validation, the AI, the window's previews)
         reads this one, so one door state is one board with its own sight and movement tables."""
+        return self.at_doors(state.doors)
+
+    def at_doors(self, doors: Mapping[str, str]) -> Encounter:
+        """`fitted` for door states given by id (doors not named keep their state on this board)."""
         board = self.board
-        if board is None or not board.doors or not state.doors:
+        if board is None or not board.doors or not doors:
             return self
-        fit = board.with_doors(state.doors)
+        fit = board.with_doors(doors)
         if fit is board:
             return self
         key = tuple(sorted(fit.door_states.items()))

@@ -27,6 +27,7 @@ from battlemat.core.state import MatchState
 from battlemat.core.types import XY, CharId
 
 if TYPE_CHECKING:
+    from battlemat.core.board import Board
     from battlemat.core.character import Character
     from battlemat.core.encounter import Encounter
 
@@ -78,7 +79,7 @@ class MatchMemory:
         self._allowances: dict[tuple[CharId, str, int, str, bool], int] = {}
         self._figures: dict[tuple[CharId, str, int], int] = {}
         self._strengths: dict[tuple[CharId, int], tuple[int, int, int]] = {}
-        self._walks: dict[XY, Sequence[int]] = {}
+        self._walks: dict[tuple[tuple[tuple[str, str], ...], XY], Sequence[int]] = {}
         self._state: StateMemory | None = None
         self.skill_penalty = enc.rules.switch_str("major_loss_penalty") == "skills"  # L5: major losses take from skills
 
@@ -106,15 +107,19 @@ class MatchMemory:
             got = self._figures[cid, half, major] = standing(self.enc.rules, self.enc.by_id[cid], half, major)
         return got
 
-    def walk_field(self, goal: XY) -> Sequence[int]:
-        """Walking distances to `goal` on the encounter's board (movement.walk_field), by goal; as
-        many as the board's own table keeps (a huge map's answers are 4 MB each)."""
-        got = self._walks.get(goal)
+    def walk_field(self, goal: XY, board: Board | None = None) -> Sequence[int]:
+        """Walking distances to `goal` on the encounter's board (movement.walk_field), or on `board`,
+        the same map at other door states (Encounter.fitted), by door states and goal; as many as the
+        board's own table keeps (a huge map's answers are 4 MB each)."""
+        board = board or self.enc.map_board
+        key = (board.door_key, goal)
+        got = self._walks.get(key)
         if got is None:
-            board = self.enc.map_board
             if len(self._walks) >= movement.walks.kept(board):
                 self._walks.clear()
-            got = self._walks[goal] = movement.walk_field(board, self.enc.rules.switch_str("diagonals"), goal)
+            rules = self.enc.rules
+            got = self._walks[key] = movement.walk_field(board, rules.switch_str("diagonals"), goal,
+                                                         rules.switch_str("door_opening"))
         return got
 
     def strength(self, cid: CharId, major: int, figure: Callable[[], tuple[int, int, int]]) -> tuple[int, int, int]:
@@ -150,7 +155,9 @@ class MatchMemory:
 def remember(memory: MatchMemory | None, enc: Encounter) -> MatchMemory:
     """The match's memory, or a fresh one for a question asked outside a match (a test, a forecast)."""
     if memory is not None:
-        assert memory.enc is enc, "a match's memory answers for its own encounter only"
+        # (one encounter, or the same at other door states: Encounter.fitted shares `variants`)
+        same = memory.enc is enc or memory.enc.variants is enc.variants
+        assert same, "a match's memory answers for its own encounter only"
         return memory
     return MatchMemory(enc)
 

@@ -131,12 +131,21 @@ class _Routes(Mapping[XY, tuple[Step, ...]]):
 def _cut_off(gr: Grid, mover: Mover, sq: XY, occupants: Mapping[XY, Occupant],
              refused: dict[int, tuple[int, Refusal]]) -> Refusal:
     """Why a square within the allowance by distance was not reached: the first thing barring the
-    straight way there (a pit M5, a wall, someone standing M10, a refused step), with no way round
+    straight way there (a pit M5, a wall square or a wall between squares M1, someone standing M10,
+    a refused step), with no way round
     within the allowance; M1 when the straight way is open but every way is too long."""
     w, h = gr.board.width, gr.board.height
-    for x, y in geometry.line(gr.board, mover.at, sq)[1:-1]:
+    way = geometry.line(gr.board, mover.at, sq)
+    for i, (x, y) in enumerate(way[1:], 1):
         if not (0 <= x < w and 0 <= y < h):  # (a hex line may graze a square off the board's edge)
             continue
+        if gr.board.barriers:
+            words = geometry.barrier_words(gr.board, way[i - 1], (x, y))
+            if words:
+                return Refusal("M1", f"the way is cut: {words}, and there is no way round within "
+                                     f"{mover.allowance} squares (M1)")
+        if i == len(way) - 1:
+            break
         j = y * w + x
         if gr.pit[j]:
             return Refusal("M5", f"the way is cut by a pit at ({x}, {y}), never entered (M5), and there is "

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
+from battlemat.core.movement.grid import Grid
 from battlemat.core.movement.results import Mover, Occupant, Refusal, Step, StickyFoe
 from battlemat.core.movement.step import Kind
 from battlemat.core.types import XY
@@ -29,6 +30,8 @@ class Query(NamedTuple):
     occupants: Occupants  # who stands near the mover
     sticky: tuple[StickyFoe, ...]  # the sticky foes among them whose zones hold this mover (none if unstuck)
     how: Kind
+    grid: Grid  # the grid searched (for the words of a wall's refusal)
+    doors: str = "ends_move"  # how closed doors are crossed: the rules' `door_opening` (core.walls)
 
 
 class Found:

@@ -44,6 +44,12 @@ class GridArrays(NamedTuple):
     pit: npt.NDArray[np.bool_]  # [n]
     level: npt.NDArray[np.int16]  # [n]
     stairs: npt.NDArray[np.bool_]  # [n]: directional difficulty there: a stair or slope (M12 lets it change level)
+    walled: npt.NDArray[np.int8]  # [n, slots]: what lies between the node and that neighbour (WALLED, DOOR or 0)
+    sealed: npt.NDArray[np.uint8]  # [n]: bit d: a barrier (wall or door not open) toward neighbour direction d
+
+
+# `walled` codes (core.walls): a wall or a locked door (M1), a closed door that opens (M4 house `door_opening`).
+WALLED, DOOR = 1, 2
 
 
 @dataclass(eq=False)
@@ -64,11 +70,12 @@ class Grid:
     pit: Sequence[bool] = ()  # node -> a pit (M5)
     level: Sequence[int] = ()  # node -> level (M12)
     stairs: Sequence[bool] = ()  # node -> stairs or a slope (M12)
+    walled: Sequence[int] = ()  # node * slots + slot -> WALLED, DOOR or 0 (core.walls)
     memo: ReachMemo = field(default_factory=ReachMemo)  # movement.reach's answers on this grid
     # the compiled search's arrays and scratch space (kernel.Tables, made on first use): opaque here, as
     # the kernel imports this module and this module never imports the kernel (nor numba with it)
     fast: object = None
-    planning: npt.NDArray[np.int8] | None = None  # the walking weights (walks.weights), made on first use
+    planning: dict[str, npt.NDArray[np.int8]] = field(default_factory=dict)  # walks.weights by door setting
     _graph: nx.DiGraph | None = None
     _rings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(default_factory=dict)
     _zones: dict[XY, frozenset[int]] = field(default_factory=dict)
@@ -78,6 +85,8 @@ class Grid:
         self.nbr, self.level = _view(a.nbr), _view(a.level)
         self.diag, self.hard = _flags(a.diag), _flags(a.hard)
         self.blocked, self.pit, self.stairs = _flags(a.blocked), _flags(a.pit), _flags(a.stairs)
+        self.walled = _view(a.walled)
+        self.memo.doors = bool(self.board.doors)
 
     @property
     def size(self) -> int:
@@ -151,7 +160,8 @@ def grid(board: Board, diagonals: str = "alternating") -> Grid:
 def build_graph(board: Board, diagonals: str = "alternating") -> nx.DiGraph:
     """The movement graph: a node per square with its terrain (blocked, pit, level, stairs), a directed
     edge per neighbour step with cost (1, or 1.5 on average for an alternating diagonal: M11), diagonal,
-    dir, slot, dlevel and difficult (M4: the square is difficult, or the step goes up it: ASCENDS)."""
+    dir, slot, dlevel, difficult (M4: the square is difficult, or the step goes up it: ASCENDS) and
+    wall ("wall": a wall or locked door lies between, M1; "door": a closed door; "": neither)."""
     g = nx.DiGraph()
     w, h = board.width, board.height
     g.add_nodes_from(
@@ -168,9 +178,11 @@ def build_graph(board: Board, diagonals: str = "alternating") -> nx.DiGraph:
                 nx_, ny = n
                 hard = bool(board.difficult[ny, nx_]) or bool(int(board.difficult_dirs[ny, nx_]) & ASCENDS[name])
                 cost = 1.0 if not diag else (1.0 if diagonals == "chebyshev" else 1.5)
+                bar = geometry.barrier_between(board, (x, y), n)
+                wall = "" if bar is None else ("door" if bar[1] is not None and bar[1].state == "closed" else "wall")
                 edges.append(((x, y), n, {
                     "cost": cost, "diagonal": diag, "dir": name, "slot": slot, "difficult": hard,
-                    "dlevel": int(board.level[ny, nx_]) - int(board.level[y, x]),
+                    "dlevel": int(board.level[ny, nx_]) - int(board.level[y, x]), "wall": wall,
                 }))
     g.add_edges_from(edges)
     return g
@@ -226,10 +238,43 @@ def _build(board: Board, diagonals: str) -> Grid:
             diag[ys, xs, k] = d
             hard[ys, xs, k] = board.difficult[ty, tx] | (board.difficult_dirs[ty, tx] & ASCENDS[name] != 0)
     n = w * h
+    walled, sealed = _walls(board, nbr.reshape(n, slots))
     arrays = GridArrays(nbr.reshape(n, slots), diag.reshape(n, slots), hard.reshape(n, slots),
                         board.blocked.reshape(-1).copy(), board.pit.reshape(-1).copy(),
-                        board.level.reshape(-1).astype(np.int16), board.difficult_dirs.reshape(-1) != 0)
+                        board.level.reshape(-1).astype(np.int16), board.difficult_dirs.reshape(-1) != 0,
+                        walled, sealed)
     return Grid(board, diagonals, slots, arrays, hexmap)
+
+
+def _walls(board: Board, nbr: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.uint8]]:
+    """The `walled` and `sealed` tables: only the squares next to a barrier have anything in them
+    (geometry.barrier_between lists those pairs once per board), so a map without walls pays nothing."""
+    n, slots = nbr.shape
+    walled = np.zeros((n, slots), np.int8)
+    sealed = np.zeros(n, np.uint8)
+    if not board.barriers:
+        return walled, sealed
+    geometry.barrier_between(board, (0, 0), (0, 0))  # (fills board.cache.sealed)
+    w = board.width
+    pairs = board.cache.sealed or {}
+    for (a, b), i in pairs.items():
+        door = board.barriers[i][1]
+        u, j = a[1] * w + a[0], b[1] * w + b[0]
+        code = DOOR if door is not None and door.state == "closed" else WALLED
+        for k in range(slots):
+            if nbr[u, k] == j:
+                walled[u, k] = code
+        sealed[u] |= 1 << direction_index(board, a, b)
+    return walled, sealed
+
+
+def direction_index(board: Board, a: XY, b: XY) -> int:
+    """Which neighbour of a b is, as the bits of `sealed` count them: the index of the step in
+    geometry.SQUARE_STEPS (square grids) or geometry.CUBE_DIRS (hex maps, the order of their slots)."""
+    if geometry.is_hex(board):
+        ca, cb = geometry.to_cube(board, a), geometry.to_cube(board, b)
+        return geometry.CUBE_DIRS.index((cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]))
+    return [(dx, dy) for dx, dy, _ in geometry.SQUARE_STEPS].index((b[0] - a[0], b[1] - a[1]))
 
 
 def _span(lo: int, hi: int, parity: int) -> slice:

@@ -44,8 +44,8 @@ from battlemat.core.movement.found import EndedLog, Found, Query, RefusalLog
 from battlemat.core.movement.grid import Grid, grid
 from battlemat.core.movement.results import LEVEL as LEVEL_REFUSAL
 from battlemat.core.movement.results import LEVEL_CLIMB as LEVEL_CLIMB_REFUSAL
-from battlemat.core.movement.results import Mover, Step, sticky_refusal
-from battlemat.core.movement.step import PRIO_RULE, Kind, charge_line
+from battlemat.core.movement.results import Mover, Refusal, Step, sticky_refusal
+from battlemat.core.movement.step import DOOR_MODES, PRIO_RULE, PRIO_TERRAIN, Kind, charge_line, wall_refusal
 
 if TYPE_CHECKING:  # names for mypy only: the core keeps no module-level values that could change
     import numpy.typing as npt
@@ -56,6 +56,7 @@ if TYPE_CHECKING:  # names for mypy only: the core keeps no module-level values 
     Bytes = npt.NDArray[np.int8]
     Floats = npt.NDArray[np.float64]
     Bools = npt.NDArray[np.bool_]
+    UBytes = npt.NDArray[np.uint8]
 
 _F = TypeVar("_F", bound=Callable[..., object])
 
@@ -87,11 +88,12 @@ AVAILABLE = numba is not None
 MAX_ALLOWANCE = 127  # a link keeps a cost in 7 bits
 
 # Refusal codes in the answer's log: needs stairs or Climb (M12), one level at a time (M12), and
-# STICKY + f for the f-th sticky foe (M6).
+# STICKY + f for the f-th sticky foe (M6); -1 - k for a step through slot k that a wall or a door that
+# will not open refuses (M1, M4 house `door_opening`), -1 - slots - k for a closed door (core.walls).
 LEVEL, LEVEL_CLIMB, STICKY = 0, 1, 2
 # Places in the query's integers (the kernel reads them by these names).
 IP_WIDTH, IP_X0, IP_Y0, IP_ALLOWANCE, IP_CLIMB, IP_ALTERNATING, IP_PRESS, IP_HEX = 0, 1, 2, 3, 4, 5, 6, 7
-IP_OCCUPANTS, IP_STICKY, IP_MID, IP_END, IP_HEAD = 8, 9, 10, 11, 12
+IP_OCCUPANTS, IP_STICKY, IP_MID, IP_END, IP_DOORS, IP_HEAD = 8, 9, 10, 11, 12, 13
 _NO_LINE = (0.0, 0.0, 0.0, 0.0, 1.0)
 # The answer's first words: squares found (ne), refusals logged (nr), ended states logged (nl), states reached (nre).
 HEAD = 4
@@ -161,22 +163,30 @@ class Answer(Found):
         rec: list[int] = self._found[at.refused:at.reached].tolist()  # both logs, read at once
         o = at.refused
         why = [LEVEL_REFUSAL, LEVEL_CLIMB_REFUSAL] + [sticky_refusal(foe) for foe in self._query.sticky]
-        refusals = [(j, PRIO_RULE, why[code]) for j, code in zip(rec[:at.codes - o], rec[at.codes - o:at.ended - o],
-                                                                  strict=True)]
+        refusals = [(j, PRIO_RULE, why[code]) if code >= 0 else self._walled(j, -1 - code)
+                    for j, code in zip(rec[:at.codes - o], rec[at.codes - o:at.ended - o], strict=True)]
         return refusals, list(zip(rec[at.ended - o:at.ends - o], rec[at.ends - o:], strict=True))
+
+    def _walled(self, j: int, code: int) -> tuple[int, int, Refusal]:
+        """A refused step into j through a wall or a door (code: slot k, or slots + k for a door)."""
+        gr = self._query.grid
+        door, k = divmod(code, gr.slots)
+        u = gr.nbr[j * gr.slots + (k + gr.slots // 2) % gr.slots]  # (slots run round the compass: back is opposite)
+        return j, PRIO_TERRAIN, wall_refusal(gr, u, j, 2 if door else 1)
 
 
 class Tables:
     """A grid's arrays for the kernel, built once per grid (kept in `Grid.fast`): the packed step flags
     by (node, slot), the centres by node, and scratch space by allowance. `search` runs a Query."""
 
-    __slots__ = ("grid", "flags", "centre", "work", "no_line")
+    __slots__ = ("grid", "flags", "centre", "work", "no_line", "sealed")
 
     def __init__(self, gr: Grid) -> None:
         a = gr.arrays
         self.grid = gr
         self.flags = np.zeros(a.nbr.shape, np.int16)
-        pack_flags(a.nbr, a.diag, a.hard, a.blocked, a.pit, a.level, a.stairs, gr.board.width, self.flags)
+        pack_flags(a.nbr, a.diag, a.hard, a.blocked, a.pit, a.level, a.stairs, a.walled, gr.board.width, self.flags)
+        self.sealed = a.sealed
         self.centre = np.stack(geometry.centres(gr.board), axis=-1).reshape((gr.size, 2))
         self.work: dict[int, tuple[Ints, int, int]] = {}  # allowance -> (scratch, int16 start, float64 start)
         self.no_line = np.array(_NO_LINE, np.float64)  # the line of a search that is not a charge
@@ -207,14 +217,14 @@ class Tables:
         x0, y0 = mover.at
         how = q.how
         ip = [w, x0, y0, mover.allowance, how.climb, gr.diagonals == "alternating", how.press, gr.hexmap, 0,
-              len(zones), mid, end]
+              len(zones), mid, end, DOOR_MODES.index(q.doors)]
         for (x, y), o in q.occupants:  # by node, on the board, not the mover's own square (M10)
             if 0 <= x < w and 0 <= y < h and (x != x0 or y != y0):
                 ip += (y * w + x, 1 if o.friend else 2)
                 ip[IP_OCCUPANTS] += 1
         ip += zones
         fp = np.array(charge_line(gr.board, mover), np.float64) if how.press else self.no_line
-        return Answer(bucket_search(self.flags, self.centre, np.array(ip, np.int64), fp, scratch), q)
+        return Answer(bucket_search(self.flags, self.centre, self.sealed, np.array(ip, np.int64), fp, scratch), q)
 
 
 def tables(gr: Grid) -> Tables:
@@ -225,19 +235,22 @@ def tables(gr: Grid) -> Tables:
     return t
 
 
-def _bucket_search(flags: Shorts, centre: Floats, ip: Ints, fp: Floats, scratch: Ints) -> Ints:  # noqa: C901 - mirrors search.Reference whole
+def _bucket_search(flags: Shorts, centre: Floats, sealed: UBytes, ip: Ints, fp: Floats, scratch: Ints) -> Ints:  # noqa: C901 - mirrors search.Reference whole
     """The search of `search.Reference` over flat arrays (see step.StepRules for the rules of one step).
     Kept as one loop (ruff's complexity rule excused) so that it reads side by side with the two
     functions it mirrors, state for state.
 
     flags[node, slot] (int16) describes the step to the neighbour in that slot: diagonal (1),
     difficult to enter (2), enterable (4), stairs at either end (8), the step's dx + 1 (<< 4) and
-    dy + 1 (<< 6), a neighbour is there (256), and the level change, clamped to -2..2 (<< 9); it is
-    0 where the slot has no neighbour. The neighbour is node + dy * width + dx. centre[node] is the
-    square's centre (x, y) for a Press line.
+    dy + 1 (<< 6), a neighbour is there (256), a wall or locked door between (512), a closed door
+    between (1024), and the level change, clamped to -2..2 (<< 11); it is 0 where the slot has no
+    neighbour. The neighbour is node + dy * width + dx. centre[node] is the square's centre (x, y)
+    for a Press line. sealed[node] has bit d set when a wall or a door not open lies between the node
+    and its neighbour in direction d (geometry.SQUARE_STEPS, or the hex slots): not next to it (M6).
     ip = the query's integers (their places: the IP_* constants), followed by each occupant's node
     and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
-    fp = the Press line (ax, ay, bx, by, length).
+    fp = the Press line (ax, ay, bx, by, length); ip[IP_DOORS] how closed doors are crossed (DOOR_MODES:
+    0 opening ends the move, 1 free, 2 never).
     scratch is int64 scratch space of `_scratch_layout(allowance, slots)`, reused between calls, with
     an int16 and a float64 part (one array: numba checks each argument's type on every call). Every
     result is copied out of it, and the GIL is held throughout. Only what a call writes is read
@@ -250,7 +263,7 @@ def _bucket_search(flags: Shorts, centre: Floats, ip: Ints, fp: Floats, scratch:
     << 8 | cost << 1 | diagonal): where each part starts is `layout`'s."""
     width, x0, y0, A, climb = ip[IP_WIDTH], ip[IP_X0], ip[IP_Y0], ip[IP_ALLOWANCE], ip[IP_CLIMB]
     alternating, press, hexmap = ip[IP_ALTERNATING], ip[IP_PRESS], ip[IP_HEX]
-    n_occ, F, mid, end = ip[IP_OCCUPANTS], ip[IP_STICKY], ip[IP_MID], ip[IP_END]
+    n_occ, F, mid, end, doors = ip[IP_OCCUPANTS], ip[IP_STICKY], ip[IP_MID], ip[IP_END], ip[IP_DOORS]
     work, small, fwork = scratch[:mid], scratch[mid:end].view(np.int16), scratch[end:].view(np.float64)
     ax, ay, bx, by, length = fp[0], fp[1], fp[2], fp[3], fp[4]
     R = A + 1
@@ -271,10 +284,11 @@ def _bucket_search(flags: Shorts, centre: Floats, ip: Ints, fp: Floats, scratch:
     for f in range(F):
         at = ip[IP_HEAD + 2 * n_occ + f]
         fx, fy = at % width, at // width
+        seal = sealed[at]
         if hexmap:
             for k in range(slots):
                 fl = flags[at, k]
-                if not fl & 256:
+                if not fl & 256 or (seal >> k) & 1:
                     continue
                 x, y = fx + ((fl >> 4) & 3) - 1 - ox, fy + ((fl >> 6) & 3) - 1 - oy
                 if 0 <= x < W and 0 <= y < W:
@@ -283,6 +297,9 @@ def _bucket_search(flags: Shorts, centre: Floats, ip: Ints, fp: Floats, scratch:
             for dy in range(-1, 2):
                 for dx in range(-1, 2):
                     x, y = fx + dx, fy + dy
+                    d = (7, 0, 1, 6, 0, 2, 5, 4, 3)[(dy + 1) * 3 + dx + 1]  # geometry.SQUARE_STEPS' index of (dx, dy)
+                    if (seal >> d) & 1:
+                        continue  # a wall between: not next to the foe
                     if (dx or dy) and 0 <= x < width and 0 <= y < height and 0 <= x - ox < W and 0 <= y - oy < W:
                         zones[f, (y - oy) * W + x - ox] = True
     # Expanded states have ends 0, so at most 2 per square: that bounds both logs.
@@ -351,14 +368,19 @@ def _bucket_search(flags: Shorts, centre: Floats, ip: Ints, fp: Floats, scratch:
                 fl = flags[u, k]
                 if not fl & 4:
                     continue  # no neighbour there, or not one to enter
-                dl = fl >> 9
+                dx, dy = ((fl >> 4) & 3) - 1, ((fl >> 6) & 3) - 1
+                j = u + dy * width + dx
+                if fl & 512 or (fl & 1024 and doors == 2):
+                    r_node[nr] = j
+                    r_code[nr] = -1 - k if fl & 512 else -1 - slots - k
+                    nr += 1
+                    continue
+                dl = fl >> 11
                 if last and dl == 0:
                     continue
-                dx, dy = ((fl >> 4) & 3) - 1, ((fl >> 6) & 3) - 1
                 lj = lu + dy * W + dx
                 if occ[lj] == 2:
                     continue
-                j = u + dy * width + dx
                 nends = 1 if fl & 2 else 0
                 if dl != 0:
                     if (dl == 1 or dl == -1) and fl & 8:
@@ -370,6 +392,8 @@ def _bucket_search(flags: Shorts, centre: Floats, ip: Ints, fp: Floats, scratch:
                         r_code[nr] = LEVEL_CLIMB if climb else LEVEL
                         nr += 1
                         continue
+                if fl & 1024 and doors == 0:
+                    nends = 3  # M4 house: opening a closed door ends the move
                 if inzone:
                     bad = -1
                     for f in range(F):
@@ -436,10 +460,11 @@ def _bucket_search(flags: Shorts, centre: Floats, ip: Ints, fp: Floats, scratch:
 
 
 def _pack_flags(nbr: Int32s, diag: Bools, hard: Bools, blocked: Bools, pit: Bools,  # noqa: PLR0913 - the grid's tables, as numba takes them
-                level: Shorts, stairs: Bools, width: int, flags: Shorts) -> None:
+                level: Shorts, stairs: Bools, walled: Bytes, width: int, flags: Shorts) -> None:
     """Fill flags[node, slot] (int16, zeros) as `_bucket_search` reads them, from the grid's tables:
     diagonal (1), difficult to enter (2), enterable (4), stairs at either end (8), dx + 1 (<< 4),
-    dy + 1 (<< 6), a neighbour is there (256), the level change clamped to -2..2 (<< 9)."""
+    dy + 1 (<< 6), a neighbour is there (256), a wall or locked door between (512), a closed door
+    between (1024), the level change clamped to -2..2 (<< 11)."""
     n, slots = nbr.shape
     for i in range(n):
         x, y = i % width, i // width
@@ -448,7 +473,8 @@ def _pack_flags(nbr: Int32s, diag: Bools, hard: Bools, blocked: Bools, pit: Bool
             if j < 0:
                 continue
             dl = min(2, max(-2, level[j] - level[i]))  # (numba adds int16s as wider ints)
-            flags[i, k] = ((dl << 9) + 256 + ((j // width - y + 1) << 6) + ((j % width - x + 1) << 4)
+            flags[i, k] = ((dl << 11) + 512 * (walled[i, k] == 1) + 1024 * (walled[i, k] == 2)
+                           + 256 + ((j // width - y + 1) << 6) + ((j % width - x + 1) << 4)
                            + 8 * (stairs[i] or stairs[j]) + 4 * (not (blocked[j] or pit[j])) + 2 * hard[i, k]
                            + diag[i, k])
 
@@ -545,8 +571,9 @@ def warm_up() -> None:
     of a route, and walking distances (with the types `walks.walk_field` gives them)."""
     mover = Mover("", "", "", (1, 1), 1)  # no use: the warm-up asks nothing of the rules data
     board = Board(3, 3)
-    answer = tables(grid(board)).search(Query(mover, (), (), Kind(False, False, False, False, False)))
+    gr = grid(board)
+    answer = tables(gr).search(Query(mover, (), (), Kind(False, False, False, False, False), gr))
     assert answer is not None
     answer.route(0)
-    nbr = grid(board).arrays.nbr
+    nbr = gr.arrays.nbr
     walk_lengths(nbr, (nbr >= 0).astype(np.int8), 4, 1 << 20)

@@ -47,7 +47,7 @@ class ReachMemo:
     ("second chance": nearly least-recently-used, without moving an answer on every look-up, which
     would hash its key again)."""
 
-    __slots__ = ("size", "_answers", "_asked", "_near")
+    __slots__ = ("size", "_answers", "_asked", "_near", "doors")
 
     def __init__(self, size: int = MEMO_SIZE) -> None:
         self.size = size
@@ -55,6 +55,7 @@ class ReachMemo:
         self._asked: set[int] = set()  # ids of the answers asked for again
         # who stands near a square: (id of the occupants, square, radius) -> (occupants, near)
         self._near: dict[tuple[int, XY, int], tuple[Mapping[XY, Occupant], tuple[tuple[XY, Occupant], ...]]] = {}
+        self.doors = False  # the grid's board has doors: how they open (M4 house `door_opening`) is part of a key
 
     def __len__(self) -> int:
         return len(self._answers)
@@ -85,7 +86,10 @@ class ReachMemo:
                 self._near[id(occupants), here, r] = (occupants, near)  # (holding it keeps its id from being reused)
         half = rules.halves[mover.use]
         if half.unstuck:
-            return ReachKey(("free", here, A), near, ())  # M6: sticky zones do not hold them
+            free: tuple[object, ...] = ("free", here, A)
+            if self.doors:
+                free += (rules.switch_str("door_opening"),)
+            return ReachKey(free, near, ())  # M6: sticky zones do not hold them
         held: tuple[StickyFoe, ...] = ()
         for f in sticky:
             if -r <= f.at[0] - x0 <= r and -r <= f.at[1] - y0 <= r:
@@ -98,6 +102,8 @@ class ReachMemo:
             like = (mover.use, here, A, mover.target, mover.target_name)
         else:
             like = ("climb" if half.climbs else "", here, A)  # M12
+        if self.doors:
+            like += (rules.switch_str("door_opening"),)
         return ReachKey(like, near, held)
 
     def lookup(self, rules: Rules, mover: Mover, ctx: Context | None) -> tuple[ReachKey, Reach | None]:

@@ -130,6 +130,16 @@ LEVEL = Refusal("M12", "needs stairs or Climb to change level (M12)")
 LEVEL_CLIMB = Refusal("M12", "one level at a time (M12)")
 ENDS_DIFFICULT = Refusal("M4", "difficult terrain ends the move (M4)")
 ENDS_CLIMB = Refusal("M12", "a Climb step up or down ends the move (M12)")
+ENDS_DOOR = Refusal("M4", "opening a door ends the move (M4, house: door_opening)")
+
+
+def walled(words: str, door: bool) -> Refusal:
+    """Why a step across a wall or a door that will not open is refused: `words` are
+    geometry.barrier_words ("wall between (4, 5) and (5, 5)"). A wall or a locked door: M1; a closed
+    door where only the game master opens doors: M4's house switch."""
+    if door:
+        return Refusal("M4", f"{words}: only the game master opens doors (M4, house: door_opening = closed)")
+    return Refusal("M1", f"{words} (M1)")
 
 
 def beyond(allowance: int) -> Refusal:

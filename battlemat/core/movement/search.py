@@ -151,7 +151,7 @@ def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tup
     if not how.jumper and not how.provoke:
         fast = cast("FastSearch | None", gr.fast) or _tables(gr)  # (gr.fast: the kernel's Tables, once made)
         if fast is not None:
-            found: Found | None = fast.search(Query(mover, occupants, zones, how))
+            found: Found | None = fast.search(Query(mover, occupants, zones, how, gr, rules.switch_str("door_opening")))
             if found is not None:
                 return found
     return Reference(StepRules(gr, rules, mover, Context(dict(occupants), sticky)), mover.allowance)

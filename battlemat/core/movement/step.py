@@ -18,11 +18,12 @@ from typing import NamedTuple
 
 from battlemat.core import geometry
 from battlemat.core.board import Board
-from battlemat.core.movement.grid import Grid
+from battlemat.core.movement.grid import DOOR, WALLED, Grid
 from battlemat.core.movement.results import (
     BLOCKED,
     ENDS_CLIMB,
     ENDS_DIFFICULT,
+    ENDS_DOOR,
     LEVEL,
     LEVEL_CLIMB,
     PIT,
@@ -35,14 +36,23 @@ from battlemat.core.movement.results import (
     occupied,
     sticky_refusal,
     toward,
+    walled,
 )
 from battlemat.core.rules import Rules
 
 # How strongly a refusal explains a square, when several moves into it were refused: terrain first.
 PRIO_TERRAIN, PRIO_RULE, PRIO_ENDS = 0, 1, 2
-# Why a move stopped on a square: nothing, difficult terrain entered (M4), a Climb step (M12).
-GOES_ON, ENDS_M4, ENDS_M12 = 0, 1, 2
-ENDS: Mapping[int, Refusal] = MappingProxyType({ENDS_M4: ENDS_DIFFICULT, ENDS_M12: ENDS_CLIMB})
+# Why a move stopped on a square: nothing, difficult terrain entered (M4), a Climb step (M12), a door
+# opened (M4 house `door_opening` = ends_move).
+GOES_ON, ENDS_M4, ENDS_M12, ENDS_OPENED = 0, 1, 2, 3
+ENDS: Mapping[int, Refusal] = MappingProxyType({ENDS_M4: ENDS_DIFFICULT, ENDS_M12: ENDS_CLIMB, ENDS_OPENED: ENDS_DOOR})
+# How closed doors are crossed (the rules' `door_opening`), as the kernel's query carries it.
+DOOR_MODES = ("ends_move", "free", "closed")
+
+
+def wall_refusal(gr: Grid, u: int, j: int, code: int) -> Refusal:
+    """Why the step from node u to j is refused by what lies between (`walled` code WALLED or DOOR)."""
+    return walled(geometry.barrier_words(gr.board, gr.sq(u), gr.sq(j)), code == DOOR)
 
 
 class Verdict(NamedTuple):
@@ -111,6 +121,7 @@ class StepRules:
         if not how.unstuck:
             self.zones = [(gr.zone(foe.at), foe) for foe in ctx.sticky]
         self.climb, self.jumper, self.press, self.provoke = how.climb, how.jumper, how.press, how.provoke
+        self.doors = DOOR_MODES.index(rules.switch_str("door_opening"))  # (core.walls)
         self.run_m = self.stand_m = 0.0  # M5: how far it jumps with and without a running start
         if self.jumper:
             self.run_m = rules.switch_float("jump_running_m_per_rating") * mover.jump_rating
@@ -138,6 +149,9 @@ class StepRules:
             return Verdict(j, BLOCKED, PRIO_TERRAIN, GOES_ON)  # M1: nobody enters a wall
         if gr.pit[j]:
             return Verdict(j, PIT, PRIO_TERRAIN, GOES_ON)  # M5: pits are jumped, never entered
+        wall = gr.walled[uk]
+        if wall and (wall == WALLED or self.doors == 2):  # M1: a wall or locked door; a door nobody opens
+            return Verdict(j, wall_refusal(gr, u, j, wall), PRIO_TERRAIN, GOES_ON)
         o = self.occ.get(j)
         if o is not None and not o.friend:
             return Verdict(j, occupied(o.name), PRIO_TERRAIN, GOES_ON)  # M10: enemies cannot be passed
@@ -150,6 +164,8 @@ class StepRules:
                 ends = ENDS_M12  # M12: a Climb step up or down ends the move
             else:
                 return Verdict(j, LEVEL_CLIMB if self.climb else LEVEL, PRIO_RULE, GOES_ON)  # M12
+        if wall and self.doors == 0:
+            ends = ENDS_OPENED  # M4 house: opening a closed door ends the move
         bad = self.leave(u, j)
         if bad is not None:
             return Verdict(j, bad, PRIO_RULE, GOES_ON)
@@ -182,9 +198,11 @@ class StepRules:
             nxt = gr.nbr[cur * slots + k]
             if nxt < 0 or gr.blocked[nxt] or gr.level[nxt] != level or not (gr.pit[nxt] or gr.hard[cur * slots + k]):
                 break  # only pits and difficult squares are jumped
+            if gr.walled[cur * slots + k]:
+                break  # M5: a jump never passes through a wall or a closed door
             crossed.append(nxt)
             land = gr.nbr[nxt * slots + k]
-            if land < 0:
+            if land < 0 or gr.walled[nxt * slots + k]:
                 break
             cur = nxt
             if gr.blocked[land] or gr.pit[land] or gr.level[land] != level or land in self.occ:

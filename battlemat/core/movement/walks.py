@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from battlemat.core.board import Board
-from battlemat.core.movement.grid import Grid, grid
+from battlemat.core.movement.grid import DOOR, WALLED, Grid, grid
 from battlemat.core.types import XY
 
 if TYPE_CHECKING:  # names for mypy only
@@ -33,25 +33,31 @@ WALKS_KEPT = 4096  # answers per board; the table starts over when full
 WALKS_BYTES = 64 << 20  # and no more than this much of them (16 answers on a 1000 x 1000 map)
 
 
-def weights(gr: Grid) -> npt.NDArray[np.int8]:
+def weights(gr: Grid, doors: str = "ends_move") -> npt.NDArray[np.int8]:
     """The planner's cost of each step as the tables give them (int8 [node, slot]; 0: never walked):
     reversed, so that entry [j, k] is the step from j's neighbour in slot k into j (the opposite slot
-    leads back: slots are listed round the compass). Built once per grid."""
-    rev = gr.planning
+    leads back: slots are listed round the compass). Walls and locked doors are never walked through
+    (M1); a closed door costs what opening it costs by `doors` (the rules' `door_opening`: 2 when it
+    ends the move, as difficult ground, M4; never when only the game master opens it). Built once
+    per grid and door setting."""
+    rev = gr.planning.get(doors)
     if rev is None:
         a = gr.arrays
         level = a.level.astype(np.int32)
         walkable = ~(a.blocked | a.pit)  # M1, M5
         rev = np.zeros((gr.size, gr.slots), np.int8)
+        shut = (a.walled == WALLED) | ((a.walled == DOOR) & (doors == "closed"))  # (a wall lies both ways round)
+        opens = (a.walled == DOOR) & (doors == "ends_move")
         for k in range(gr.slots):
             u = a.nbr[:, k]  # the neighbour the step starts from, and the slot it steps through
             back = (k + gr.slots // 2) % gr.slots
             i = np.maximum(u, 0)
             dl = level - level[i]
-            never = (u < 0) | ~walkable | ~walkable[i] | (np.abs(dl) > 1)  # M12: one level at a time
+            never = (u < 0) | ~walkable | ~walkable[i] | (np.abs(dl) > 1) | shut[:, k]  # M12: one level at a time
             climb = (dl != 0) & ~(a.stairs | a.stairs[i])  # M12: a climb, not a stair
-            rev[:, k] = np.where(never, 0, np.where(climb, CLIMB, np.where(a.hard[i, back], 2, 1)))  # M4
-        gr.planning = rev
+            slow = a.hard[i, back] | opens[:, k]
+            rev[:, k] = np.where(never, 0, np.where(climb, CLIMB, np.where(slow, 2, 1)))  # M4
+        gr.planning[doors] = rev
     return rev
 
 

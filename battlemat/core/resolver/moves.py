@@ -152,11 +152,38 @@ def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> Non
         if routes:
             for cid, route in routes.items():
                 _apply_route(t, cid, route, sub, routes.keys())
+            _doors_opened(t, routes, sub)
             still = False
         for cid, ctx in standing:  # C5: a runner already on the edge steps off it, as the sub-phase began
             at = t.st[cid].at
             if at is not None:
                 on_the_edge(t, cid, at, "stands on", ctx)
+
+
+def _doors_opened(t: Turn, routes: dict[CharId, movement.Route], sub: int) -> None:
+    """M4 [house `door_opening`]: each closed door a route of this sub-phase went through is open from
+    now on (for the next sub-phases, P3 and P4, and the turns after). The routes were planned on the
+    board as the sub-phase began, so a locked door was never crossed, nor a closed one when only the
+    game master opens doors."""
+    board = t.enc.map_board
+    if not board.doors:
+        return
+    opened: dict[str, CharId] = {}
+    for cid, route in routes.items():
+        squares = (route.origin, *route.squares) if t.st[cid].at == route.end else ()
+        for a, b in pairwise(squares):
+            hit = geometry.barrier_between(board, a, b)
+            door = hit[1] if hit is not None else None
+            if door is None or door.state != "closed" or door.id in opened:
+                continue
+            opened[door.id] = cid
+            ends = t.rules.switch_str("door_opening") == "ends_move"
+            t.emit("door", f"{t.name(cid)} opens {door.label} between {a} and {b}"
+                   + ("; opening it ends the move (M4)" if ends else " on the way (M4)"), ("M4",),
+                   who=cid, door=door.id, state="open", at=[list(a), list(b)], sub_phase=sub,
+                   **house(t, "switch.door_opening"))
+    if opened:
+        t.open_doors(opened)
 
 
 def _standing_runners(t: Turn, sub: int, routes: dict[CharId, movement.Route],

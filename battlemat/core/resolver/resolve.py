@@ -54,7 +54,7 @@ def resolve_turn(
     t.phase = "end"
     end_of_turn(t)
     t.emit("turn_end", f"end of turn {state.turn}", ("L2",), state={cid: s.to_dict() for cid, s in t.st.items()})
-    return TurnResult(tuple(t.events), state.replace_chars(t.st, turn=state.turn + 1))
+    return TurnResult(tuple(t.events), state.replace_chars(t.st, turn=state.turn + 1, doors=t.doors or None))
 
 
 def declare(t: Turn, intents: Sequence[Intent]) -> None:

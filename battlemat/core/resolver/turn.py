@@ -12,6 +12,7 @@ has happened so far. Its interface, for the phase modules:
   (M13, landed at the end of each attack step), `pinned` (held characters whose Exit failed, C8),
   `leaving` (runners who reached the map's edge: they leave at the end of the turn, C5), `caught`
   (runners whose Exit a pursuer's Exit stopped, C5);
+- the doors: `doors` by id as they stand now, and `enc` on the board that has them (`open_door`);
 - `events`, the record, appended to by `emit` only; `phase` names the phase running.
 Everything is simultaneous within one phase step: contests read `st` as the step began and their
 losses land together at its end (losses.land).
@@ -20,7 +21,7 @@ losses land together at its end (losses.land).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
@@ -110,12 +111,20 @@ class Turn:
     contexts: dict[str, movement.Context] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.enc = self.enc.fitted(self.state)  # the board as the state has its doors (core.walls)
+        # each door's state by id, as the phases leave them (a door opened in P2 is open for P3 and P4)
+        self.doors: dict[str, str] = dict(self.enc.board.door_states) if self.enc.board is not None else {}
         self.rules: Rules = self.enc.rules
         self.n = self.state.turn
         self.st = dict(self.state.chars)
         self.levels: Sequence[int] = ()  # the board's level by node (M12, R5), as the movement grid keeps them
         if self.enc.board is not None:
             self.levels = movement.grid(self.enc.board, self.rules.switch_str("diagonals")).level
+
+    def open_doors(self, doors: Iterable[str]) -> None:
+        """These doors are open from now on: `doors` and `enc` (its board) change together."""
+        self.doors.update((d, "open") for d in doors)
+        self.enc = self.enc.at_doors(self.doors)
 
     def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
         self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))

@@ -51,6 +51,7 @@ def validate_intent(enc: Encounter, state: MatchState, intent: Intent, *, fresh:
 
 
 def _validate(enc: Encounter, state: MatchState, intent: Intent, memory: MatchMemory) -> Intent:
+    enc = enc.fitted(state)  # the board as the state has its doors (core.walls)
     who = intent.who
     _check_actor(enc, state, intent)
     use, half = _canonical(enc, intent)

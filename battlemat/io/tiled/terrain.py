@@ -335,7 +335,7 @@ class TerrainReader:
             lut["feature"][gid] = self.feature_index(spec.feature)
 
         shape = (h, w)
-        arrays: dict[str, np.ndarray] = {
+        arrays: dict[str, Any] = {  # (terrain arrays, passed to Board by name)
             "blocked": np.zeros(shape, bool), "difficult": np.zeros(shape, bool), "opaque": np.zeros(shape, bool),
             "pit": np.zeros(shape, bool), "difficult_dirs": np.zeros(shape, np.uint8),
             "cover": np.zeros(shape, np.uint8), "level": np.zeros(shape, np.int16),
