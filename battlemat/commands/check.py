@@ -225,7 +225,9 @@ def check_encounter(path: Path) -> list[Problem]:
                                              rules=enc.rules)
     if board is None:
         return problems
-    if not is_uvtt(map_path):
+    if is_uvtt(map_path):  # what it understood is said by `check MAP.dd2vtt`; here only what is wrong
+        problems = [p for p in problems if not p.note]
+    else:
         problems = survey_problems(map_path, board, problems, understood)
     return problems + placement_problems(enc, board, str(path)) + token_problems(enc, board)
 
