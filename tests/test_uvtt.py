@@ -286,6 +286,30 @@ def test_a_decode_bomb_is_refused_from_its_header(tmp_path: Path, capsys: pytest
     assert "claims 100000x100000 pixels, more than the 64 megapixels" in problems[0]
 
 
+def webp_header(width: int, height: int) -> bytes:
+    """A WebP of just its extended header (VP8X): a few bytes claiming any canvas size."""
+    payload = b"\x00\x00\x00\x00" + (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little")
+    chunk = b"VP8X" + struct.pack("<I", len(payload)) + payload
+    return b"RIFF" + struct.pack("<I", 4 + len(chunk)) + b"WEBP" + chunk
+
+
+def test_a_webp_decode_bomb_is_refused_from_its_header(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = dungeondraft()
+    doc["image"] = base64.b64encode(webp_header(16_000, 16_000)).decode()
+    monkeypatch.setattr(Image, "open", _never)
+    code, problems, _ = check(capsys, str(write(tmp_path, doc)))
+    assert code == 2 and len(problems) == 1 and "claims 16000x16000 pixels" in problems[0], problems
+
+
+def test_an_exporters_rounding_pixel_is_tolerated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A picture one pixel off map_size x pixels_per_grid still lines up; two pixels off is refused."""
+    code, problems, _ = check(capsys, str(write(tmp_path, _set(dungeondraft(), ("image",), picture(161, 119)))))
+    assert code == 0 and problems == []
+    code, problems, _ = check(capsys, str(write(tmp_path, _set(dungeondraft(), ("image",), picture(162, 120)))))
+    assert code == 2 and "162x120 px" in problems[0] and "160x120 px" in problems[0]
+
+
 def test_a_sound_header_over_broken_pixels_is_found_by_check(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     doc = dungeondraft()
@@ -344,6 +368,15 @@ def test_an_encounter_on_a_uvtt_map_loads_checks_and_simulates(tmp_path: Path,
     assert main(["check", str(enc_path)]) == 0
     assert capsys.readouterr().out.splitlines() == [f"ok: {enc_path}"]
     assert main(["simulate", str(enc_path), "--runs", "3", "--quiet"]) == 0
+
+
+def test_check_picture_of_an_encounter_draws_its_uvtt_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, dungeondraft())
+    enc_path = tmp_path / "e.toml"
+    enc_path.write_text(ENCOUNTER.format(map="m.dd2vtt"))
+    out = tmp_path / "enc.png"
+    assert main(["check", str(enc_path), "--picture", str(out)]) == 0
+    assert Image.open(out).convert("RGB").getpixel((5 * PPG, int(1.5 * PPG))) == (220, 30, 30)
 
 
 def test_a_character_off_a_uvtt_map_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,8 +1,8 @@
 """The picture inside a Universal VTT file: base64 to bytes, its header checked, decoded on demand.
 
 The `image` field is base64 (sometimes as a `data:image/png;base64,` URL) of a PNG or a WebP.
-Nothing is decoded before its size is known: a PNG's size is read from its IHDR chunk here, a
-WebP's by Pillow's `Image.open`, which reads only the header. A picture claiming more than
+Nothing is decoded before its size is known: it is read here from the header's bytes (a PNG's IHDR
+chunk, a WebP's first chunk), before Pillow sees the picture at all. A picture claiming more than
 MAX_UVTT_PIXELS is refused then (no decode bomb), and so is one whose size does not fit the map's
 squares (map_size x pixels_per_grid, give or take the pixel an exporter rounds).
 """
@@ -80,15 +80,10 @@ def read_header(data: bytes, file: str, place: str) -> tuple[Picture | None, lis
         width, height = struct.unpack(">II", data[16:24])
         fmt = "PNG"
     elif data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                with Image.open(io.BytesIO(data), formats=["WEBP"]) as img:  # the header only
-                    width, height = img.size
-        except Image.DecompressionBombError:
-            return None, [_too_many(file, place, "WebP", "more than 170 million")]
-        except (OSError, SyntaxError, ValueError, EOFError) as exc:
-            return None, [Problem(file, place, f"the WebP picture's header cannot be read ({exc})", RE_EXPORT)]
+        size = webp_size(data)
+        if size is None:
+            return None, [Problem(file, place, "the WebP picture's header cannot be read", RE_EXPORT)]
+        width, height = size
         fmt = "WEBP"
     else:
         return None, [Problem(file, place, f"the picture is {_kind(data)}, not PNG or WebP",
@@ -98,6 +93,20 @@ def read_header(data: bytes, file: str, place: str) -> tuple[Picture | None, lis
     if width * height > MAX_UVTT_PIXELS:
         return None, [_too_many(file, place, FORMATS[fmt], f"{width}x{height}")]
     return Picture(data, fmt, width, height), []
+
+
+def webp_size(data: bytes) -> tuple[int, int] | None:
+    """A WebP's canvas size from its first chunk (VP8X extended, VP8L lossless or VP8 lossy), as
+    libwebp reads it; None when the header is cut short or is none of these."""
+    kind, body = data[12:16], data[20:]
+    if kind == b"VP8X" and len(body) >= 10:
+        return 1 + int.from_bytes(body[4:7], "little"), 1 + int.from_bytes(body[7:10], "little")
+    if kind == b"VP8L" and len(body) >= 5 and body[0] == 0x2F:
+        bits = int.from_bytes(body[1:5], "little")
+        return 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
+    if kind == b"VP8 " and len(body) >= 10 and body[3:6] == b"\x9d\x01\x2a":
+        return (int.from_bytes(body[6:8], "little") & 0x3FFF), (int.from_bytes(body[8:10], "little") & 0x3FFF)
+    return None
 
 
 def _too_many(file: str, place: str, fmt: str, size: str) -> Problem:
