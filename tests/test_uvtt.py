@@ -207,6 +207,7 @@ BROKEN = {
     "portal closed not a bool": (("portals", 0, "closed"), "yes", "portals[0].closed", "expected true or false"),
     "one-point wall": (("line_of_sight", 0), [pt(7, 2)], "line_of_sight[0]", "at least two points"),
     "zero pixels per grid": (("resolution", "pixels_per_grid"), 0, "resolution.pixels_per_grid", "at least 1"),
+    "huge pixels per grid": (("resolution", "pixels_per_grid"), 10**6, "resolution.pixels_per_grid", "up to 1024"),
     "bad light colour": (("lights", 0, "color"), "orange", "lights[0].color", "expected a colour"),
     "walls not an array": (("line_of_sight",), {"x": 1}, "line_of_sight", "expected an array"),
 }

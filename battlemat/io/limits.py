@@ -58,6 +58,7 @@ MAX_UVTT_PIXELS = 64 * 1024 * 1024
 # some 60 points); each wall costs the board's neighbour table (geometry.barrier_between) the squares
 # around it, so ten thousand keep a board's first turn within a second or two.
 MAX_UVTT_WALLS = 10_000
+MAX_UVTT_PIXELS_PER_GRID = 1024  # Dungeondraft's best quality is 256; more is a typo, not a map
 MAX_UVTT_LIGHTS = 1_000  # lights are drawn, never read by a rule; a real map has tens
 # Every {x, y} point is a Python dict once parsed (about 0.2 KB): the braces and commas of the JSON are
 # counted in the bytes before parsing (base64 holds neither), so a file of millions of points is refused

@@ -586,8 +586,9 @@ def build_art(board: Board, map_file: Path | None) -> MapArt:
     layout = Layout(board)
     if map_file is None:
         return MapArt(layout, [], arena=True)
-    if is_uvtt(map_file):  # a Universal VTT map: its embedded picture, scaled to the board
-        return MapArt(layout, [DrawOp(uvtt_surface(map_file, layout.width_px, layout.height_px), 0, 0)])
+    if is_uvtt(map_file):  # a Universal VTT map: its embedded picture scaled to the board (none: plain)
+        pic = uvtt_surface(map_file, layout.width_px, layout.height_px)
+        return MapArt(layout, [] if pic is None else [DrawOp(pic, 0, 0)], arena=pic is None)
     ops, tmx = load_tmx_ops(map_file, layout)
     bg = getattr(tmx, "background_color", None)
     color = theme.BG

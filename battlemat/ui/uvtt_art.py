@@ -14,16 +14,13 @@ from battlemat.io.uvtt import is_uvtt, read_uvtt
 
 __all__ = ["is_uvtt", "uvtt_surface"]
 
-PLAIN = (225, 220, 210)  # a file without a picture: the board drawn plain
 
-
-def uvtt_surface(path: Path, width: int, height: int) -> pygame.Surface:
-    """The map's picture as a surface of `width` x `height` pixels (the board's). Raises LoadError."""
+def uvtt_surface(path: Path, width: int, height: int) -> pygame.Surface | None:
+    """The map's picture as a surface of `width` x `height` pixels (the board's); None for a file
+    without a picture (the board is drawn as a plain arena). Raises LoadError."""
     picture = read_uvtt(path).picture
     if picture is None:
-        plain = pygame.Surface((width, height))
-        plain.fill(PLAIN)
-        return plain
+        return None
     try:
         img = picture.decode()
     except ValueError as exc:

@@ -42,6 +42,7 @@ from battlemat.io.limits import (
     MAX_UVTT_BYTES,
     MAX_UVTT_JSON_OBJECTS,
     MAX_UVTT_JSON_VALUES,
+    MAX_UVTT_PIXELS_PER_GRID,
 )
 from battlemat.io.userfile import read_user_file
 from battlemat.io.uvtt.fields import TOO_MANY_PROBLEMS, Fields
@@ -182,7 +183,7 @@ def _read(top: dict[str, Any], f: Fields, file: str) -> UvttMap | None:
     doors = f.doors(top.get("portals", []))
     lights = f.lights(top.get("lights", []))
     ambient, baked = _environment(f, top.get("environment"))
-    picture = _picture(f, top.get("image"), size, ppg, notes)
+    picture = _picture(f, top.get("image"), size, ppg if board_size else None, notes)  # bad sizes: said once
     notes += [Problem(file, f"portals[{int(d.id[6:]) - 1}]", f"{d.id} is open (closed: false): Dungeondraft writes "
                       "windows so; battlemat reads it as an open door", "close it in the window in GM mode if it "
                       "is a window", note=True) for d in doors if d.state == "open"]
@@ -202,8 +203,9 @@ def _board_size(f: Fields, size: tuple[float, float] | None, ppg: float | None) 
     """(width, height, pixels a square): whole squares (a part square at the edge counts as one)."""
     if size is None or ppg is None:
         return None
-    if ppg != int(ppg):
-        f.bad("resolution.pixels_per_grid", f"expected a whole number of pixels, found {ppg:g}")
+    if ppg != int(ppg) or ppg > MAX_UVTT_PIXELS_PER_GRID:
+        f.bad("resolution.pixels_per_grid", f"expected a whole number of pixels up to {MAX_UVTT_PIXELS_PER_GRID}, "
+              f"found {ppg:g}")
         return None
     if size[0] < 1 or size[1] < 1:
         f.bad("resolution.map_size", f"the map is {size[0]:g}x{size[1]:g} squares: it needs at least one")
