@@ -396,11 +396,13 @@ def test_an_encounter_naming_a_broken_uvtt_map_exits_2(tmp_path: Path, capsys: p
     assert "resolution.map_size: missing 'map_size'" in capsys.readouterr().err
 
 
-def test_play_on_a_map_says_it_needs_an_encounter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("command", [["play"], ["simulate", "--runs", "2"], ["resolve"]])
+def test_a_map_where_an_encounter_is_wanted_says_what_to_write(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               command: list[str]) -> None:
     path = write(tmp_path, dungeondraft())
-    assert main(["play", str(path)]) == 2
+    assert main([command[0], str(path), *command[1:]]) == 2
     err = capsys.readouterr().err
-    assert "is a map; play opens an encounter" in err and 'map = "m.dd2vtt"' in err
+    assert "this is a map, not an encounter" in err and 'map = "m.dd2vtt"' in err
 
 
 def test_read_map_is_the_one_door_for_both_kinds(tmp_path: Path) -> None:

@@ -11,8 +11,7 @@ import importlib.util
 from pathlib import Path
 
 from battlemat.commands import resolve
-from battlemat.commands.args import add_play_arguments, fail
-from battlemat.io.uvtt import is_uvtt
+from battlemat.commands.args import add_play_arguments
 
 DEFAULT_ENCOUNTER = Path(__file__).resolve().parents[2] / "maps" / "art_gallery.toml"
 
@@ -24,12 +23,6 @@ def add_arguments(pl: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.encounter and (is_uvtt(args.encounter) or Path(args.encounter).suffix.lower() in (".tmx", ".tmj")):
-        return fail("battlemat play", f"{args.encounter} is a map; play opens an encounter, which names the map "
-                    "and the characters on it. Fix: write an encounter with map = "
-                    f"\"{Path(args.encounter).name}\" and its characters placed with at = [x, y] (README: "
-                    f"Universal VTT maps; maps/cellar_door.toml is one), or see the map with "
-                    f"battlemat check {args.encounter} --picture map.png")
     try:
         from battlemat.ui.app import run as window  # noqa: PLC0415 - optional dependency: pygame (the ui extra)
     except ModuleNotFoundError as exc:

@@ -74,6 +74,16 @@ def attach_map(enc: Encounter, map_path: str | Path, encounter_file: str = "",
     return place_characters(enc, board)
 
 
+def refuse_map(path: Path) -> None:
+    """A map passed where an encounter is wanted (`play MAP.dd2vtt`) is told so, with what to write."""
+    if path.suffix.lower() in (".tmx", ".tmj", *UVTT_SUFFIXES):
+        raise LoadError.one(str(path), "", "this is a map, not an encounter: playing needs an encounter that names the "
+                            "map and the characters on it",
+                            f'write one with map = "{path.name}" and each character placed with at = [x, y] (README: '
+                            f"Encounters; maps/cellar_door.toml is one on a Universal VTT map); to see the map: "
+                            f"battlemat check {path} --picture map.png")
+
+
 def starting_square(c: Character, board: Board) -> tuple[XY | None, bool]:
     """A character's first square and whether it came from its token: `at` wins over a token."""
     if c.at is not None:
