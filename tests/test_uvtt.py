@@ -380,6 +380,16 @@ def test_check_picture_of_an_encounter_draws_its_uvtt_map(tmp_path: Path, capsys
     assert Image.open(out).convert("RGB").getpixel((5 * PPG, int(1.5 * PPG))) == (220, 30, 30)
 
 
+def test_a_terrain_table_for_a_uvtt_map_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, dungeondraft())
+    enc_path = tmp_path / "e.toml"
+    enc_path.write_text(ENCOUNTER.format(map="m.dd2vtt") + '[terrain.layers]\nWalls = "wall"\n')
+    assert main(["simulate", str(enc_path), "--runs", "2"]) == 2
+    assert "terrain: a Universal VTT map has no tiles or layers" in capsys.readouterr().err
+    code, problems, _ = check(capsys, str(enc_path))
+    assert code == 2 and len(problems) == 1 and "terrain: a Universal VTT map has no tiles" in problems[0]
+
+
 def test_a_character_off_a_uvtt_map_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(tmp_path, dungeondraft())
     enc_path = tmp_path / "e.toml"

@@ -34,6 +34,8 @@ def read_map(path: str | Path, terrain: Terrain = None, rules: Rules | None = No
     [terrain] table) and `rules` (its map switches) apply to Tiled maps; a Universal VTT file has
     walls and doors, no terrain (every square open ground)."""
     if is_uvtt(path):
+        if terrain is not None:
+            raise LoadError([_no_terrain(terrain)])
         return read_uvtt(path).board
     return load_map(path, terrain=terrain, rules=rules)[0]
 
@@ -44,8 +46,16 @@ def survey_any(path: str | Path, terrain: Terrain = None,
     understood as: Tiled maps only)."""
     if is_uvtt(path):
         board, problems = survey_uvtt(path)
+        if terrain is not None:
+            return None, [_no_terrain(terrain), *problems], []
         return board, problems, []
     return survey_map(path, terrain=terrain, rules=rules)
+
+
+def _no_terrain(terrain: tuple[Any, str]) -> Problem:
+    """An encounter's [terrain] tables for a Universal VTT map: nothing there for them to name."""
+    return Problem(terrain[1], "terrain", "a Universal VTT map has no tiles or layers for [terrain] to name (its "
+                   "walls are lines between squares)", "remove the [terrain] tables")
 
 
 def check_map_pictures(path: str | Path) -> None:
