@@ -831,8 +831,9 @@ CLASS_COLORS = {"blocked": "#ff8c3b2f", "pit": "#ff1d1030", "difficult": "#ffc9a
 
 def project_json() -> str:
     """Tiled project: the Direction enum (flags, stored as "N,NE") and one class per terrain preset,
-    usable as a tile's or an object's class; its members are the terrain properties with the
-    preset's values as defaults, so Tiled shows checkboxes, number fields and a direction picker."""
+    usable as a tile's or an object's class (`wall` also a layer's: its polylines are thin walls);
+    its members are the terrain properties with the preset's values as defaults, so Tiled shows
+    checkboxes, number fields and a direction picker. Then the `door` class (bools open, locked)."""
     types: list[dict[str, object]] = [{
         "id": 1, "name": "Direction", "type": "enum", "storageType": "string",
         "values": list(DIRECTIONS), "valuesAsFlags": True,
@@ -847,8 +848,15 @@ def project_json() -> str:
                 entry["propertyType"] = "Direction"
             members.append(entry)
         color = next((CLASS_COLORS[k] for k in CLASS_COLORS if preset.get(k)), "#ffa0a0a4")
+        use = ["layer", "object", "tile"] if name == "wall" else ["object", "tile"]  # a layer of class wall: its lines
         types.append({"id": i, "name": name, "type": "class", "color": color, "drawFill": True,
-                      "members": members, "useAs": ["object", "tile"]})
+                      "members": members, "useAs": use})
+    # Doors (issue 29): an object of class door is a door, closed unless `open`, locked by `locked`
+    # (battlemat.io.tiled.walls); not a terrain preset.
+    types.append({"id": len(types) + 1, "name": "door", "type": "class", "color": "#ffff8c00", "drawFill": False,
+                  "members": [{"name": "locked", "type": "bool", "value": False},
+                              {"name": "open", "type": "bool", "value": False}],
+                  "useAs": ["object"]})
     project = {
         "automappingRulesFile": "",
         "commands": [],

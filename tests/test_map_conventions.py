@@ -180,18 +180,21 @@ def test_real_map_acid0_tile_shapes_are_walls() -> None:
 
 # -- shapes on collision object layers -----------------------------------------------------------------
 def test_shapes_on_a_collision_object_layer_are_walls(tmp_path: Path) -> None:
-    """Rectangles, ellipses, polygons: squares whose centre they cover; polylines: every square they cross."""
+    """Rectangles, ellipses, polygons: squares whose centre they cover; a polyline is a thin wall
+    between squares (issue 29, tests/test_tiled_walls.py), blocking no square of its own (M1)."""
     objs = ('<objectgroup name="Collision">'
             '<object id="1" x="0" y="0" width="64" height="32"/>'  # squares (0,0), (1,0)
             '<object id="2" x="96" y="32" width="32" height="32"><ellipse/></object>'  # (3,1)
             '<object id="3" x="0" y="64"><polygon points="0,0 32,0 32,32 0,32"/></object>'  # (0,2)
-            '<object id="4" x="40" y="80"><polyline points="0,0 48,0"/></object>'  # (1,2), (2,2)
+            '<object id="4" x="40" y="80"><polyline points="0,0 48,0"/></object>'  # a wall, no squares
             '<object id="5" x="100" y="90"><point/></object>'  # no area: nothing
             '</objectgroup>')
     path = tmx(tmp_path, layer("floor", full()) + objs)
     board, _, understood = survey_map(path)
-    assert board is not None and walls(board) == [[0, 0], [0, 1], [1, 3], [2, 0], [2, 1], [2, 2]]
-    assert [str(u) for u in understood] == ["walls: 6 squares, object layer 'Collision' (collision layer name)"]
+    assert board is not None and walls(board) == [[0, 0], [0, 1], [1, 3], [2, 0]]
+    assert board.walls == ((1.25, 2.5, 2.75, 2.5),)  # through the middle of (1, 2) and (2, 2), in squares
+    assert [str(u) for u in understood] == ["walls: 4 squares, object layer 'Collision' (collision layer name)",
+                                            "1 wall segment on object layer 'Collision' (collision layer name)"]
 
 
 @real
@@ -443,14 +446,14 @@ def test_the_tiled_native_fix_battlemat_classes_on_the_sewers_tiles(tmp_path: Pa
 
 def test_unreadable_tile_shapes_and_wild_polylines_mark_nothing_and_never_crash(tmp_path: Path) -> None:
     """Bad input never crashes: a tile shape with unreadable points covers nothing; a polyline far
-    off the map marks no square and costs a bounded walk."""
+    off the map marks no square and makes no wall (walls are cut to the map, a square beyond its edges)."""
     ts = shapes_tileset('<object id="1" x="0" y="0"><polygon points="a,b 3,4 5,6"/></object>'
                         '<object id="2" x="nan" y="0" width="32" height="32"/>')
     objs = ('<objectgroup name="walls"><object id="1" x="0" y="0">'
             '<polyline points="-1e12,-1e12 1e12,-1e12 1e12,1e12"/></object></objectgroup>')
     board = load_map(tmx(tmp_path, layer("ground", [[2, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]) + objs,
                          tilesets=ts))[0]
-    assert walls(board) == []
+    assert walls(board) == [] and board.walls == ()
 
 
 def test_an_encounters_rules_set_the_map_switches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

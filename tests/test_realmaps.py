@@ -153,3 +153,66 @@ def test_every_square_or_hex_map_tiled_opens_loads(tmp_path: Path) -> None:
         load_map(path)  # raises if we cannot
         loaded += 1
     assert loaded >= 20 and loaded + refused == len(MAPS)
+
+
+# -- walls drawn as lines (issue 29 item 3) ------------------------------------------------------------
+# The real maps that hold polylines, and the object layers they are on: none is a collision layer
+# (nor of class wall), so issue 26 read no squares from them and issue 29 reads no walls: their boards
+# are unchanged, and no real map has walls or doors.
+POLYLINE_LAYERS = {
+    "pytmx/apps/data/acid0.tmx": {"Object Layer 1"},
+    "pytmx/apps/data/formosa-base64.tmx": {"Object Layer 1"},
+    "pytmx/apps/data/formosa.json": {"Object Layer 1"},
+    "pytmx/tests/resources/test01.tmx": {"Object Layer 1"},
+    "tiled/examples/orthogonal-outside.tmx": {"Objects"},
+}
+
+
+def _polyline_layers(path: Path) -> set[str]:
+    if path.suffix == ".json":
+        doc = json.loads(path.read_text())
+        return {layer.get("name", "") for layer in doc["layers"]
+                if any("polyline" in o for o in layer.get("objects", []))}
+    return {g.get("name", "") for g in ET.parse(path).getroot().iter("objectgroup")
+            if g.find("object/polyline") is not None}
+
+
+def test_no_real_map_draws_walls_or_doors_and_where_their_lines_are() -> None:
+    """Walls (M1) are read from lines on collision layers: the real maps' lines are paths and
+    patrol routes on plain object layers, so every real map loads without walls or doors."""
+    found = {rel(p): _polyline_layers(p) for p in MAPS + JSON_MAPS}
+    assert {k: v for k, v in found.items() if v} == POLYLINE_LAYERS
+    for path in MAPS + JSON_MAPS:
+        board, _ = lint_map(path)
+        if board is not None:
+            assert (board.walls, board.doors) == ((), ()), rel(path)
+
+
+def test_a_real_maps_lines_on_a_layer_renamed_walls_are_walls_m1_r4(tmp_path: Path) -> None:
+    """Tiled's orthogonal-outside.tmx with its layer 'Objects' renamed 'Walls' in a temporary copy:
+    its two patrol polylines (4 segments each) become 8 wall segments in squares (16-pixel tiles),
+    and mark no square of their own (issue 26 blocked every square they crossed); squares that were
+    next to each other across one are not any more (M1, M6) and cannot see across it (R4)."""
+    from battlemat.core import geometry
+    from battlemat.core.walls import Wall
+
+    src = REALMAPS / "tiled" / "examples" / "orthogonal-outside.tmx"
+    text = src.read_text().replace('name="Objects"', 'name="Walls"').replace(
+        'source="buch-outdoor.png"', f'source="{src.parent / "buch-outdoor.png"}"')
+    copy = tmp_path / "walls.tmx"
+    copy.write_text(text)
+    no_lines = tmp_path / "no_lines.tmx"
+    root = ET.fromstring(text)
+    for group in root.iter("objectgroup"):
+        for obj in [o for o in group.findall("object") if o.find("polyline") is not None]:
+            group.remove(obj)
+    no_lines.write_bytes(ET.tostring(root))
+    original, walled, squares_only = load_map(src)[0], load_map(copy)[0], load_map(no_lines)[0]
+    assert original.walls == () and len(walled.walls) == 8 and walled.doors == ()
+    assert walled.walls[4] == Wall(277 / 16, 18 / 16, 352 / 16, 96 / 16)  # guard 2's first leg, (0,0)-(75,78)
+    assert (walled.blocked == squares_only.blocked).all()  # the areas block squares; the lines none
+    a, b = (19, 3), (20, 3)  # the leg crosses the line between their centres at x = 19.6
+    assert geometry.adjacent(original, a, b) and geometry.sight(original, (18, 3), (21, 3))[0]
+    assert not geometry.adjacent(walled, a, b)
+    assert geometry.barrier_words(walled, a, b) == "wall between (19, 3) and (20, 3)"
+    assert not geometry.sight(walled, (18, 3), (21, 3))[0]

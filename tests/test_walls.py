@@ -16,7 +16,9 @@ import random
 from typing import Any
 
 import pytest
-from conftest import ROOT, act, char, of
+from conftest import ROOT, act, char, of, random_board
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from battlemat.ai import Brain
 from battlemat.core import geometry, movement
@@ -131,6 +133,8 @@ def test_M4_door_opening_ends_move_a_step_through_a_closed_door_opens_it_and_end
     ruling = {"rule": "M4", "switch": "door_opening", "value": "ends_move"}
     assert door.data["house"] and ruling in door.data["house_rules"]
     assert m.state["r"].at == (4, 4) and m.state.doors["cellar"] == "open"
+    (end,) = of(events, "turn_end")
+    assert end.data["doors"] == [{"door": "cellar", "state": "open"}]  # how the doors stand after the turn
     m.play([intent_from_dict(act("r", "Exit", to=[7, 4]))])
     assert m.state["r"].at == (7, 4)  # an open door is no wall
 
@@ -226,3 +230,23 @@ def test_an_inline_maps_bad_walls_and_doors_get_one_clear_message(tmp_path, caps
     out = capsys.readouterr()
     said = out.out + out.err
     assert words in said and "Traceback" not in said
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_board_at_other_door_states_is_the_board_drawn_with_them(data) -> None:  # type: ignore[no-untyped-def]
+    """Board.with_doors shares the walls' work between the boards of one map (BoardCache.family):
+    what lies between each pair of neighbours (M1) is what a board drawn with those door states from
+    the start says, on square and hex grids."""
+    shape = data.draw(st.sampled_from([("square", "", ""), ("hex", "y", "odd"), ("hex", "x", "even")]))
+    board, _ = random_board(data.draw, shape, size=9, walls=True)
+    if not board.doors:
+        return
+    states = {d.id: data.draw(st.sampled_from(["open", "closed", "locked"])) for d in board.doors}
+    geometry.barrier_between(board, (0, 0), (0, 0))  # the first board works its walls out first
+    variant = board.with_doors(states)
+    drawn = dataclasses.replace(board, doors=tuple(dataclasses.replace(d, state=states[d.id]) for d in board.doors))
+    for y in range(board.height):
+        for x in range(board.width):
+            for n, _, _ in geometry.steps(board, (x, y), "chebyshev"):
+                assert geometry.barrier_between(variant, (x, y), n) == geometry.barrier_between(drawn, (x, y), n)

@@ -1,5 +1,5 @@
-"""`battlemat check FILE...`: validate maps (.tmx), encounters, rule cases and lessons (.toml), listing
-every problem.
+"""`battlemat check FILE...`: validate maps (.tmx, .dd2vtt), encounters, rule cases and lessons (.toml),
+listing every problem.
 
 A map (.tmx, or Tiled's JSON .tmj/.json) is checked for what stops loading (unsupported features,
 bad terrain values, broken tokens) and for what loads but is probably a mistake (misspelled property
@@ -12,7 +12,10 @@ Notes (an infinite map's board is the box of its used chunks) are printed and pa
 that say what terrain battlemat understood and where it came from (battlemat's own properties, a
 convention, the game master's mapping). A map that marks no walls, no pits and no difficult ground
 is a problem (every square would be open floor), with the fixes named; `--picture OUT.png` draws
-the map with the understood terrain over it.
+the map with the understood terrain over it. A Universal VTT map (.dd2vtt, .uvtt, .df2vtt: io.uvtt)
+is checked as it is read, its picture decoded, and a note says what was understood (walls, doors and
+their states, lights, the picture's size, the grid); `--picture` draws its walls and doors over its
+picture (sim.uvtt_picture).
 Exit code 0 when every file is clean ("ok: FILE" lines), 2 otherwise.
 """
 
@@ -29,9 +32,10 @@ from battlemat.io.encounter import load_encounter, read_encounter_data
 from battlemat.io.errors import LoadError, Problem
 from battlemat.io.lessons import is_lesson_file
 from battlemat.io.limits import MAX_ENCOUNTER_BYTES
-from battlemat.io.maps import placement_problems, token_problems
-from battlemat.io.tiled import OWN_TERRAIN, Understood, lint_map, mapping_path, survey_map
+from battlemat.io.maps import MAP_SUFFIXES, placement_problems, survey_any, token_problems
+from battlemat.io.tiled import OWN_TERRAIN, Understood, mapping_path
 from battlemat.io.userfile import read_user_text, why_unreadable
+from battlemat.io.uvtt import is_uvtt
 from battlemat.teach.tutor import load_lesson
 
 EXIT_PROBLEMS = 2
@@ -39,7 +43,8 @@ EXIT_PROBLEMS = 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
-                        help="maps (.tmx, .tmj), encounters and rule cases (.toml) and lessons (.lesson.toml)")
+                        help="maps (.tmx, .tmj, .dd2vtt, .uvtt, .df2vtt), encounters and rule cases (.toml) "
+                             "and lessons (.lesson.toml)")
     parser.add_argument("--picture", metavar="OUT.png", default=None,
                         help="draw the (first) map with the terrain battlemat understood over it")
 
@@ -88,10 +93,10 @@ def check_file(path: Path) -> list[Problem]:
             if is_lesson_file(path):
                 return check_lesson(path)
             return check_case(path) if _is_case(path) else check_encounter(path)
-        if suffix in (".tmx", ".tmj", ".json", ".tsx", ".tsj"):
+        if suffix in (*MAP_SUFFIXES, ".tsx", ".tsj"):
             return check_map(path)
         return [Problem(file, "", f"cannot check a {suffix or 'file without extension'}",
-                        "pass maps (.tmx, .tmj) and encounters (.toml)")]
+                        "pass maps (.tmx, .tmj, .dd2vtt) and encounters (.toml)")]
     except LoadError as exc:
         return exc.problems
     except (ArithmeticError, AttributeError, LookupError, OSError, RuntimeError, TypeError, ValueError) as exc:
@@ -104,7 +109,9 @@ def check_map(path: Path) -> list[Problem]:
     if path.suffix.lower() in (".tsx", ".tsj"):
         return [Problem(str(path), "", "a tileset is checked through the maps that use it",
                         "check the maps (.tmx, .tmj) that use it")]
-    return survey_problems(path, *survey_map(path))
+    if is_uvtt(path):
+        return survey_any(path)[1]
+    return survey_problems(path, *survey_any(path))
 
 
 def survey_problems(path: Path, board: Board | None, problems: list[Problem], understood: list[Understood],
@@ -116,7 +123,8 @@ def survey_problems(path: Path, board: Board | None, problems: list[Problem], un
     # Maps that speak only battlemat's own terrain pass quietly; otherwise every reading is listed.
     others = any(u.origin != OWN_TERRAIN for u in understood)
     notes = [Problem(str(path), "terrain", str(u), note=True) for u in understood] if others else []
-    marks = board.blocked.any() or board.pit.any() or board.difficult.any() or (board.difficult_dirs > 0).any()
+    marks = (board.blocked.any() or board.pit.any() or board.difficult.any() or (board.difficult_dirs > 0).any()
+             or bool(board.walls) or bool(board.doors))
     if marks or _says_open(path):
         return problems + notes
     beside = mapping_path(path).name
@@ -147,6 +155,8 @@ def _picture(path: Path, out: Path) -> list[Problem]:
     """Draw `check --picture`: the map with its understood terrain over it (battlemat.sim.render)."""
     from battlemat.sim.terrain_picture import draw_terrain_picture  # noqa: PLC0415 - start-up time: matplotlib only for --picture
 
+    if is_uvtt(path):
+        return _uvtt_picture(path, out)
     if path.suffix.lower() != ".toml":
         return draw_terrain_picture(path, out)
     try:  # an encounter: its map, read with its [terrain] and [rules]
@@ -155,10 +165,20 @@ def _picture(path: Path, out: Path) -> list[Problem]:
         enc = None
     if enc is None or enc.map is None:
         return [Problem(str(out), "", "no picture: this file names no map it can be drawn from",
-                        "pass a map (.tmx, .tmj) or an encounter with a map")]
+                        "pass a map (.tmx, .tmj, .dd2vtt) or an encounter with a map")]
+    if is_uvtt(enc.map):
+        return _uvtt_picture(path.parent / enc.map, out)
     terrain = read_encounter_data(path).get("terrain")
     return draw_terrain_picture(path.parent / enc.map, out, None if terrain is None else (terrain, str(path)),
                                 enc.rules)
+
+
+def _uvtt_picture(path: Path, out: Path) -> list[Problem]:
+    """`check --picture` of a Universal VTT map: its picture with its walls and doors over it."""
+    from battlemat.sim.render import MAX_RENDER_SIDE  # noqa: PLC0415 - start-up time: only for --picture
+    from battlemat.sim.uvtt_picture import draw_uvtt_picture  # noqa: PLC0415 - start-up time: only for --picture
+
+    return draw_uvtt_picture(path, out, MAX_RENDER_SIDE)
 
 
 def check_lesson(path: Path) -> list[Problem]:
@@ -197,16 +217,19 @@ def check_encounter(path: Path) -> list[Problem]:
         map_ref = _map_reference(path)
         if map_ref is None or why_unreadable(path.parent / map_ref) is not None:
             return exc.problems
-        return exc.problems + lint_map(path.parent / map_ref)[1]
+        return exc.problems + survey_any(path.parent / map_ref)[1]
     if enc.map is None:
         return []
     terrain = read_encounter_data(path).get("terrain")
     map_path = path.parent / enc.map
-    board, problems, understood = survey_map(map_path, terrain=None if terrain is None else (terrain, str(path)),
+    board, problems, understood = survey_any(map_path, terrain=None if terrain is None else (terrain, str(path)),
                                              rules=enc.rules)
     if board is None:
         return problems
-    problems = survey_problems(map_path, board, problems, understood)
+    if is_uvtt(map_path):  # what it understood is said by `check MAP.dd2vtt`; here only what is wrong
+        problems = [p for p in problems if not p.note]
+    else:
+        problems = survey_problems(map_path, board, problems, understood)
     return problems + placement_problems(enc, board, str(path)) + token_problems(enc, board)
 
 

@@ -179,10 +179,10 @@ class BoardCache:
     - `sealed`: the barrier (index into `Board.barriers`) between each pair of neighbouring squares
       it lies between, both ways (geometry.barrier_between), worked out once for the whole board;
     - `variants`: the boards of other door states (`Board.with_doors`), shared by a board and its
-      variants, at most VARIANTS_KEPT.
+      variants, at most VARIANTS_KEPT; `family`: what they all share (the walls' neighbour pairs).
     """
 
-    __slots__ = ("grids", "sight", "walks", "level_windows", "sealed", "variants")
+    __slots__ = ("grids", "sight", "walks", "level_windows", "sealed", "variants", "family")
 
     def __init__(self) -> None:
         self.grids: dict[str, object] = {}  # movement.Grid (opaque here: the grid module imports this one)
@@ -191,6 +191,17 @@ class BoardCache:
         self.level_windows: dict[int, list[list[bool]]] = {}
         self.sealed: dict[tuple[XY, XY], int] | None = None
         self.variants: dict[tuple[tuple[str, str], ...], Board] = {}
+        self.family = Family()  # what every board of one map shares (walls never move)
+
+
+class Family:
+    """What the boards of one map at different door states share (`Board.with_doors`): the pairs of
+    neighbouring squares its walls lie between (geometry.barrier_between), worked out once."""
+
+    __slots__ = ("wall_pairs",)
+
+    def __init__(self) -> None:
+        self.wall_pairs: dict[tuple[XY, XY], int] | None = None
 
 
 VARIANTS_KEPT = 64  # boards of other door states kept per map; the table starts over when full
@@ -295,7 +306,7 @@ class Board:
             got = dataclasses.replace(self, doors=tuple(dataclasses.replace(d, state=want[d.id]) for d in self.doors))
             object.__setattr__(got, "projection", self.projection)
             object.__setattr__(got, "origin", self.origin)
-            got.cache.variants = variants
+            got.cache.variants, got.cache.family = variants, self.cache.family
             variants[self.door_key] = self
             variants[key] = got
         return got

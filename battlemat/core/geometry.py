@@ -146,39 +146,63 @@ def barrier_between(board: Board, a: XY, b: XY) -> tuple[Wall, Door | None] | No
 
 def _seal(board: Board) -> dict[tuple[XY, XY], int]:
     """Every pair of neighbouring squares (8 ways on squares, 6 on hexes) a barrier lies between,
-    both ways round, with the first such barrier's index. The squares within two of each barrier's
-    box are its candidates; all candidates of all barriers are tested at once per neighbour direction
-    (walls.touches_many: the test of `walls.touches`, in numpy)."""
+    both ways round, with the first such barrier's index. The walls' pairs are the same on every
+    board of one map (only doors open and close: `Board.with_doors`), so they are worked out once for
+    the map's family of boards (`BoardCache.family`), and each board adds its closed doors' pairs."""
+    walls_of = len(board.walls)
+    family = board.cache.family
+    fixed = family.wall_pairs
+    if fixed is None:
+        fixed = family.wall_pairs = _pairs(board, [w for w, _ in board.barriers[:walls_of]], 0)
+    if len(board.barriers) == walls_of:
+        return fixed
+    out = dict(_pairs(board, [w for w, _ in board.barriers[walls_of:]], walls_of))
+    out.update(fixed)  # (a wall comes before any door in `barriers`: the first barrier is the wall)
+    return out
+
+
+def _pairs(board: Board, lines: list[Wall], first: int) -> dict[tuple[XY, XY], int]:
+    """`_seal` for some barriers (`lines`, indices from `first`): the squares within reach of each
+    line's box are its candidates, all of them tested at once per neighbour direction
+    (walls.touches_many: the test of `walls.touches`, in numpy); where several lines lie between one
+    pair, the first one's index."""
+    if not lines:
+        return {}
     cx, cy = centres(board)
     w, h = board.width, board.height
-    fx, fy = 1.0, 1.0
+    fx, fy, pad = 1.0, 1.0, 1  # (on squares a step's line reaches one square beyond a square: pad 1)
     if is_hex(board):  # hex units: columns are sqrt(3)/2 wide (stagger x) or rows are (stagger y)
         fx, fy = (2 / math.sqrt(3), 1.0) if board.stagger_axis == "x" else (1.0, 2 / math.sqrt(3))
-    parts: list[tuple[npt.NDArray[np.int_], npt.NDArray[np.int_], int]] = []
-    for i, (wall, _) in enumerate(board.barriers):
-        x0, y0, x1, y1 = walls.box(wall)
-        xa, xb = max(0, math.floor(x0 * fx) - 2), min(w, math.floor(x1 * fx) + 3)
-        ya, yb = max(0, math.floor(y0 * fy) - 2), min(h, math.floor(y1 * fy) + 3)
-        if xa < xb and ya < yb:
-            ys, xs = np.mgrid[ya:yb, xa:xb]
-            parts.append((xs.reshape(-1), ys.reshape(-1), i))
-    out: dict[tuple[XY, XY], int] = {}
-    if not parts:
-        return out
-    xs = np.concatenate([p[0] for p in parts])
-    ys = np.concatenate([p[1] for p in parts])
-    which = np.concatenate([np.full(len(p[0]), p[2]) for p in parts])  # (in barrier order)
-    ends = np.array([b[0] for b in board.barriers], np.float64)[which]
+        pad = 2
+    ends = np.array(lines, np.float64)
+    lo_x = np.floor(np.minimum(ends[:, 0], ends[:, 2]) * fx).astype(np.int64) - pad
+    hi_x = np.floor(np.maximum(ends[:, 0], ends[:, 2]) * fx).astype(np.int64) + pad + 1
+    lo_y = np.floor(np.minimum(ends[:, 1], ends[:, 3]) * fy).astype(np.int64) - pad
+    hi_y = np.floor(np.maximum(ends[:, 1], ends[:, 3]) * fy).astype(np.int64) + pad + 1
+    lo_x, hi_x = np.clip(lo_x, 0, w), np.clip(hi_x, 0, w)
+    lo_y, hi_y = np.clip(lo_y, 0, h), np.clip(hi_y, 0, h)
+    across, down = np.maximum(hi_x - lo_x, 0), np.maximum(hi_y - lo_y, 0)
+    counts = across * down
+    which = np.repeat(np.arange(len(lines)), counts)  # each candidate's line
+    k = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    xs = lo_x[which] + k % np.maximum(across[which], 1)
+    ys = lo_y[which] + k // np.maximum(across[which], 1)
+    seg_ends = ends[which]
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for nx_, ny in _neighbours_of(board, xs, ys):
         inside = (nx_ >= 0) & (nx_ < w) & (ny >= 0) & (ny < h)
         tx, ty = np.clip(nx_, 0, w - 1), np.clip(ny, 0, h - 1)
         segments = np.stack((cx[ys, xs], cy[ys, xs], cx[ty, tx], cy[ty, tx]), axis=-1)
-        hit = inside & walls.touches_many(segments, ends)
-        for x, y, u, v, i in zip(xs[hit].tolist(), ys[hit].tolist(), tx[hit].tolist(), ty[hit].tolist(),
-                                 which[hit].tolist(), strict=True):
-            old = out.get(((x, y), (u, v)))
-            if old is None or i < old:
-                out[(x, y), (u, v)] = out[(u, v), (x, y)] = i
+        hit = inside & walls.touches_many(segments, seg_ends)
+        found.append((xs[hit], ys[hit], tx[hit], ty[hit], which[hit]))
+    ax, ay, bx, by, idx = (np.concatenate(parts) for parts in zip(*found, strict=True))
+    order = np.argsort(-idx, kind="stable")  # the last written wins: the first line, both ways round
+    ax, ay, bx, by, idx = ax[order].tolist(), ay[order].tolist(), bx[order].tolist(), by[order].tolist(), \
+        (idx[order] + first).tolist()
+    here = list(zip(ax, ay, strict=True))
+    there = list(zip(bx, by, strict=True))
+    out: dict[tuple[XY, XY], int] = dict(zip(zip(here, there, strict=True), idx, strict=True))
+    out.update(zip(zip(there, here, strict=True), idx, strict=True))
     return out
 
 

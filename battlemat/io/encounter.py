@@ -150,6 +150,10 @@ def load_encounter(path: str | Path, rules: Rules | None = None, with_map: bool 
     drawn inline in a [map] table (`io.inline_map`). Raises LoadError listing every problem found."""
     path = Path(path)
     file = str(path)
+    if path.suffix.lower() not in (".toml", ".json"):  # a map passed for an encounter (`play MAP.dd2vtt`)
+        from battlemat.io.maps import refuse_map  # noqa: PLC0415 - start-up time: the map reader only for a map's name
+
+        refuse_map(path)
     data = read_encounter_data(path)
     enc = parse_encounter(data, file, base_dir=path.parent, rules=rules)
     if isinstance(data.get("map"), Mapping):  # a board drawn inline (as rule cases and lessons draw theirs)

@@ -44,6 +44,28 @@ MAX_JSON_VALUES = 4 * MAX_CELLS
 # Images embedded in a map or tileset (<image><data>, Base64) are decoded only up to this size.
 MAX_EMBEDDED_IMAGE_BYTES = 16 * 1024 * 1024
 
+# -- maps (Universal VTT: .dd2vtt, .uvtt, .df2vtt) ----------------------------------------------------
+# One JSON document with the map's picture inside as base64 (battlemat.io.uvtt). The picture is most of
+# the file: a Dungeondraft export of 10 x 10 squares at 256 pixels a square is 3.8 MB, a large map at 100
+# pixels a square some 10-30 MB; the file is read whole (bounded like a Tiled map, MAX_FILE_BYTES).
+MAX_UVTT_BYTES = MAX_FILE_BYTES
+# The picture's size is read from its header before anything is decoded (a PNG of a few KB may claim
+# 100000 x 100000 pixels: 40 GB once decoded). 64 megapixels (8192 x 8192) is 256 MB decoded as RGBA,
+# the most a map's picture may cost; 100 x 70 squares at 70 pixels a square is 34 megapixels.
+MAX_UVTT_PIXELS = 64 * 1024 * 1024
+# Wall segments (every pair of consecutive points of `line_of_sight` and `objects_line_of_sight`) and
+# portals together. A furnished Dungeondraft map has a few thousand (a round pillar's outline alone is
+# some 60 points); each wall costs the board's neighbour table (geometry.barrier_between) the squares
+# around it, so ten thousand keep a board's first turn within a second or two.
+MAX_UVTT_WALLS = 10_000
+MAX_UVTT_PIXELS_PER_GRID = 1024  # Dungeondraft's best quality is 256; more is a typo, not a map
+MAX_UVTT_LIGHTS = 1_000  # lights are drawn, never read by a rule; a real map has tens
+# Every {x, y} point is a Python dict once parsed (about 0.2 KB): the braces and commas of the JSON are
+# counted in the bytes before parsing (base64 holds neither), so a file of millions of points is refused
+# before it is parsed. Each point is one brace and two commas; walls, portals and lights fit many times.
+MAX_UVTT_JSON_OBJECTS = 100_000
+MAX_UVTT_JSON_VALUES = 500_000
+
 # -- encounters, saves and rules overrides ----------------------------------------------------------
 # Every one is read through battlemat.io.userfile.read_user_file: at most the bound plus one byte is
 # read (so an endless file such as /dev/zero costs nothing), and only regular files are opened (a FIFO

@@ -16,6 +16,7 @@ import numpy as np
 from battlemat.core.board import Board
 from battlemat.core.types import XY
 from battlemat.io.tiled import load_map, read_tiled
+from battlemat.io.uvtt import is_uvtt
 
 
 def _tile_origin(tmx: Any, x: int, y: int) -> tuple[int, int]:
@@ -63,9 +64,14 @@ MAX_RENDER_SIDE = 1600
 
 
 def render_map(path: str | Path, max_side: int | None = None) -> tuple[np.ndarray, Any, float]:
-    """(RGBA float image, the pytmx map, scale) of a .tmx; tile layers drawn bottom first. With
+    """(RGBA float image, the pytmx map, scale) of a .tmx (of a Universal VTT map: its picture, and a
+    stand-in for the pytmx map with its tile sizes); tile layers drawn bottom first. With
     `max_side`, the picture is drawn at the scale (at most 1) that fits its longest side in that many
     pixels, every tile shrunk once (nearest pixel) and placed at its scaled origin."""
+    if is_uvtt(path):  # its own picture (sim.uvtt_picture), with a stand-in for the pytmx map
+        from battlemat.sim.uvtt_picture import render_uvtt  # noqa: PLC0415 - start-up time: Pillow only for these maps
+
+        return render_uvtt(path, max_side or MAX_RENDER_SIDE)
     import matplotlib.image as mpimg  # noqa: PLC0415 - start-up time of `battlemat simulate`: only --report draws
 
     tmx = read_tiled(path)

@@ -24,10 +24,10 @@ from battlemat.commands.args import add_play_arguments
 from battlemat.core import movement
 from battlemat.core.errors import BattlematError
 from battlemat.io.lessons import read_lesson_encounter
+from battlemat.io.maps import check_map_pictures
 from battlemat.io.names import did_you_mean
 from battlemat.io.outfile import writing
 from battlemat.io.saves import read_save
-from battlemat.io.tiled import check_pictures
 from battlemat.ui.options import PlayOptions
 
 IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
@@ -99,7 +99,7 @@ class App:
         path = lesson.encounter_file if lesson else Path(encounter) if encounter else _default_encounter()
         enc = lesson.enc if lesson else None if save is not None else read_lesson_encounter(path)
         if enc is not None and enc.board is not None and enc.map:  # and its pictures, which the board did not need
-            check_pictures(path.parent / enc.map)
+            check_map_pictures(path.parent / enc.map)
         self.headless = bool(options.screenshot)
         if self.headless:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -121,7 +121,7 @@ class App:
             session, pending = Session.from_save(save, load, replay=options.replay,
                                                  autosave=autosave_for(self.save_dir, save.encounter))
             if session.has_map and session.enc.map:
-                check_pictures(session.path.parent / session.enc.map)
+                check_map_pictures(session.path.parent / session.enc.map)
         elif lesson is None:
             session = Session(path, seed=options.seed, dice=options.dice, pc_sides=options.sides,
                               autosave=autosave_for(self.save_dir, path), enc=enc)

@@ -142,8 +142,8 @@ class PlayScreen:
                       "the others declare in secret (M shows them).", theme.TEXT)
         if not s.has_map:
             side.log_text("No map: an open arena; positions are taken as declared.")
-        elif not (s.board.blocked.any() or s.board.pit.any() or s.board.difficult.any() or s.board.barriers
-                  or s.board.doors or (s.board.difficult_dirs > 0).any()):  # a map whose walls are only in its art
+        elif not (s.board.blocked.any() or s.board.pit.any() or s.board.difficult.any()
+                  or (s.board.difficult_dirs > 0).any() or s.board.walls or s.board.doors):  # walls only in its art
             side.log_text("This map marks no walls, pits or difficult ground: every square plays as open floor. "
                           "`battlemat check` on the map says how to mark them; V shows what is understood.",
                           theme.ACCENT)

@@ -30,6 +30,7 @@ from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants, pytmx, read_tile
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
 from battlemat.ui.layout import Layout
+from battlemat.ui.uvtt_art import is_uvtt, uvtt_surface
 
 CHUNK = 512
 CHUNKS_KEPT = 64  # composed chunks kept beyond those in view (about 1 MB each), least recently seen go first
@@ -581,10 +582,13 @@ def _shared_edge(lay: Layout, a: XY, b: XY) -> tuple[tuple[float, float], tuple[
 
 
 def build_art(board: Board, map_file: Path | None) -> MapArt:
-    """The MapArt of a board: its Tiled map's pictures, or a plain checkered arena without a map."""
+    """The MapArt of a board: its map's pictures (Tiled, or Universal VTT), or a plain checkered arena."""
     layout = Layout(board)
     if map_file is None:
         return MapArt(layout, [], arena=True)
+    if is_uvtt(map_file):  # a Universal VTT map: its embedded picture scaled to the board (none: plain)
+        pic = uvtt_surface(map_file, layout.width_px, layout.height_px)
+        return MapArt(layout, [] if pic is None else [DrawOp(pic, 0, 0)], arena=pic is None)
     ops, tmx = load_tmx_ops(map_file, layout)
     bg = getattr(tmx, "background_color", None)
     color = theme.BG

@@ -257,17 +257,33 @@ def _walls(board: Board, nbr: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int
     if not board.barriers:
         return walled, sealed
     geometry.barrier_between(board, (0, 0), (0, 0))  # (fills board.cache.sealed)
-    w = board.width
     pairs = board.cache.sealed or {}
-    for (a, b), i in pairs.items():
-        door = board.barriers[i][1]
-        u, j = a[1] * w + a[0], b[1] * w + b[0]
-        code = DOOR if door is not None and door.state == "closed" else WALLED
-        for k in range(slots):
-            if nbr[u, k] == j:
-                walled[u, k] = code
-        sealed[u] |= 1 << direction_index(board, a, b)
+    if not pairs:
+        return walled, sealed
+    w = board.width
+    ax, ay = np.array([a[0] for a, _ in pairs], np.int64), np.array([a[1] for a, _ in pairs], np.int64)
+    bx, by = np.array([b[0] for _, b in pairs], np.int64), np.array([b[1] for _, b in pairs], np.int64)
+    door = np.array([d is not None and d.state == "closed" for _, d in board.barriers])[list(pairs.values())]
+    code = np.where(door, DOOR, WALLED).astype(np.int8)
+    u, j = ay * w + ax, by * w + bx
+    for k in range(slots):
+        hit = nbr[u, k] == j
+        walled[u[hit], k] = code[hit]
+    bits = np.left_shift(1, direction_indices(board, ax, ay, bx, by)).astype(np.uint8)
+    np.bitwise_or.at(sealed, u, bits)
     return walled, sealed
+
+
+def direction_indices(board: Board, ax: npt.NDArray[np.int64], ay: npt.NDArray[np.int64],
+                      bx: npt.NDArray[np.int64], by: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """`direction_index` of many pairs of neighbours at once."""
+    if geometry.is_hex(board):
+        return np.array([direction_index(board, (a, b), (c, d)) for a, b, c, d in
+                         zip(ax.tolist(), ay.tolist(), bx.tolist(), by.tolist(), strict=True)], np.int64)
+    table = np.full(9, -1, np.int64)  # (dx + 1) + 3 * (dy + 1) -> the index of the step in SQUARE_STEPS
+    for i, (dx, dy, _) in enumerate(geometry.SQUARE_STEPS):
+        table[(dx + 1) + 3 * (dy + 1)] = i
+    return table[(bx - ax + 1) + 3 * (by - ay + 1)]
 
 
 def direction_index(board: Board, a: XY, b: XY) -> int:

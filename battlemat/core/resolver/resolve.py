@@ -53,7 +53,10 @@ def resolve_turn(
         run(t)
     t.phase = "end"
     end_of_turn(t)
-    t.emit("turn_end", f"end of turn {state.turn}", ("L2",), state={cid: s.to_dict() for cid, s in t.st.items()})
+    # each door's state, on a map with doors (core.walls)
+    doors = {"doors": [{"door": d, "state": st} for d, st in t.doors.items()]} if t.doors else {}
+    t.emit("turn_end", f"end of turn {state.turn}", ("L2",), state={cid: s.to_dict() for cid, s in t.st.items()},
+           **doors)
     return TurnResult(tuple(t.events), state.replace_chars(t.st, turn=state.turn + 1, doors=t.doors or None))
 
 

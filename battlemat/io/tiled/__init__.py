@@ -24,7 +24,9 @@ module that does it in brackets):
 5. Terrain comes from tile properties and tile classes (presets), combined over all tile layers,
    then from the areas of object layers named `terrain`. Tokens come from object layers named
    `tokens`. Terrain properties are read from the XML, where their declared types are visible
-   (`terrain`, with `shapes` for the squares an object covers). Where battlemat's own terrain says
+   (`terrain`, with `shapes` for the squares an object covers). Walls drawn as lines (polylines on
+   collision layers or of class `wall`) and objects of class `door` are thin walls and doors between
+   squares, placed in board units (`walls`). Where battlemat's own terrain says
    nothing, the conventions maps by others use (collision layers, `collides`-style properties, tile
    collision shapes, void) are read (`conventions`), then the game master's mapping, beside the map
    as NAME.terrain.toml or an encounter's [terrain] table (`mapping`); `survey_map` says which.
@@ -62,8 +64,9 @@ from battlemat.io.tiled.conventions import OWN_TERRAIN, Understood
 from battlemat.io.tiled.document import Doc
 from battlemat.io.tiled.images import wrap_loader
 from battlemat.io.tiled.mapping import load_mapping_file, mapping_path, read_mapping
-from battlemat.io.tiled.projection import square_board, terrain_reader
+from battlemat.io.tiled.projection import terrain_reader
 from battlemat.io.tiled.terrain import IGNORED_NAMES, PRESETS, TERRAIN_NAMES, TerrainReader
+from battlemat.io.tiled.walls import play_board
 
 __all__ = [
     "GID_MASK", "HEX_120", "IGNORED_NAMES", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_TILES", "OWN_TERRAIN",
@@ -96,7 +99,7 @@ def load_map(path: str | Path, *, max_cells: int = MAX_CELLS, require_images: bo
     doc = prepare(Path(path), max_cells, require_images)
     tmx = parse_pytmx(doc, None)
     reader = _reader(doc, tmx, terrain, rules)
-    board = square_board(reader.board(), doc)
+    board = play_board(reader, doc)
     if reader.errors:
         raise LoadError(reader.errors)
     return board, map_info(doc, tmx)
@@ -143,6 +146,6 @@ def survey_map(path: str | Path, *, max_cells: int = MAX_CELLS, terrain: Terrain
         reader = _reader(doc, tmx, terrain, rules)
     except LoadError as exc:
         return None, exc.problems, []
-    board = square_board(reader.board(), doc)
+    board = play_board(reader, doc)
     return (None if reader.errors else board), doc.lint + reader.errors + reader.lint, reader.understood
 

@@ -118,7 +118,25 @@ def prepare(path: Path, max_cells: int, require_images: bool = False) -> Doc:
     check_layers(doc)
     _resolve_templates(doc)
     AttributeChecks(doc, pytmx).check(root, "map", file, skip=("tileset",))
+    _door_tiles(doc)
     return doc
+
+
+def _door_tiles(doc: Doc) -> None:
+    """A tile object without a class of its own whose tile has the class `door` is a door, as Tiled
+    1.9+ shows it (an object takes its tile's class): the class is written on the object, so every
+    reader sees one door (battlemat.io.tiled.walls; the terrain, convention and token readers skip it)."""
+    doors: set[int] = set()
+    for ts in doc.tilesets:
+        for tile in ts.element.findall("tile"):
+            if (tile.get("class") or tile.get("type") or "").strip().lower() == "door" and tile.get("id", "").isdigit():
+                doors.add(ts.firstgid + int(tile.get("id", "0")))
+    if not doors:
+        return
+    for obj in doc.root.iter("object"):
+        gid = obj.get("gid", "")
+        if gid.isdigit() and not (obj.get("class") or obj.get("type")) and int(gid) & GID_MASK in doors:
+            obj.set("class", "door")
 
 
 def _relink(src: str, from_dir: Path, to_dir: Path) -> str:

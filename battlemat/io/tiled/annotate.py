@@ -10,7 +10,8 @@ How, and why:
 - **The copy is the original's text.** The file is not re-serialised (through pytmx or ElementTree):
   its bytes are kept and only three kinds of places are edited, located with expat's byte offsets:
   the `terrain` object layers are removed (they are replaced), one new `terrain` layer is inserted
-  before `</map>`, and the map's `nextlayerid` / `nextobjectid` are advanced past the new ids.
+  before `</map>` (holding, as they were, the old layers' doors and lines: walls drawn as lines,
+  battlemat.io.tiled.walls), and the map's `nextlayerid` / `nextobjectid` are advanced past the new ids.
   When the copy is written to another folder, relative file references (tilesets, images,
   templates, file properties) are rewritten relative to the copy, so it still finds them.
 - **The layer is small.** Each square's terrain is one value (blocked, difficult, directions,
@@ -23,7 +24,8 @@ How, and why:
   `tmxrasterizer` draw the map's art unchanged; battlemat reads a terrain layer whether it is
   visible or not, and the game master shows it with the layer's eye.
 - **Checked before it is kept.** The copy is written to a temporary file beside the output, read back
-  with `load_map`, and compared square by square with the board it was made from; only then is it
+  with `load_map`, and compared square by square (and wall by wall, door by door) with the board it
+  was made from; only then is it
   renamed over the output (`os.replace`), so no half-written or wrong map is ever left. If the small
   layer does not reproduce the board, every square is written; if that fails too, nothing is kept.
 
@@ -53,8 +55,10 @@ from battlemat.io.limits import MAX_CELLS
 from battlemat.io.tiled import load_map
 from battlemat.io.tiled.adapter import parse_pytmx, prepare
 from battlemat.io.tiled.chunks import is_infinite
-from battlemat.io.tiled.projection import OUTSIDE, square_board, terrain_reader
+from battlemat.io.tiled.projection import OUTSIDE, terrain_reader
+from battlemat.io.tiled.shapes import is_door
 from battlemat.io.tiled.terrain import PRESETS
+from battlemat.io.tiled.walls import play_board
 from battlemat.io.tiled.xmlsafe import read_bytes
 
 LAYER_NAME = "terrain"  # the layer battlemat's reader reads (terrain.TerrainReader._terrain_objects)
@@ -96,6 +100,10 @@ def same_terrain(a: Board, b: Board) -> list[str]:
     fb = [b.feature_at((x, y)) for y in range(b.height) for x in range(b.width)]
     if fa != fb:
         out.append("feature")
+    if sorted(a.walls) != sorted(b.walls):
+        out.append("walls")
+    if sorted(a.doors, key=lambda d: d.id) != sorted(b.doors, key=lambda d: d.id):
+        out.append("doors")
     return out
 
 
@@ -174,6 +182,7 @@ class _Source:
 
     board: Board
     base: np.ndarray
+    kept: frozenset[str] = frozenset()  # ids of the terrain layers' doors and lines, kept as they are
 
 
 def _stated(name: str, value: dict[str, int], preset: Mapping[str, object], under: np.ndarray) -> bool:
@@ -231,6 +240,7 @@ class _Places:
     map_tag: tuple[int, int] = (0, 0)  # the <map ...> start tag
     map_end: int = 0  # where </map> starts
     terrain: list[tuple[int, int]] | None = None  # spans of the terrain object layers
+    kept: list[tuple[int, int]] | None = None  # spans of their doors and lines, kept in the new layer
     references: list[tuple[int, int, str, str]] | None = None  # (tag start, tag end, attribute, value)
     max_layer_id: int = 0
     max_object_id: int = 0
@@ -253,10 +263,12 @@ def _tag_end(raw: bytes, start: int) -> int:
     return len(raw)
 
 
-def _places(raw: bytes, file: str) -> _Places:
-    places = _Places(terrain=[], references=[])
+def _places(raw: bytes, file: str, kept: frozenset[str] = frozenset()) -> _Places:
+    """Where to edit: `kept` are the ids of objects of the terrain layers to keep (doors, lines)."""
+    places = _Places(terrain=[], kept=[], references=[])
     parser = xml.parsers.expat.ParserCreate()
     stack: list[tuple[str, int, bool]] = []  # (tag, start, is terrain layer)
+    keep: list[bool] = []  # per open object of a terrain layer: kept
     file_props: set[int] = set()
 
     def entity(*_: object) -> None:
@@ -265,6 +277,8 @@ def _places(raw: bytes, file: str) -> _Places:
     def start(tag: str, attrs: dict[str, str]) -> None:
         at = parser.CurrentByteIndex
         terrain = tag == "objectgroup" and (attrs.get("name") or "").strip().lower() == LAYER_NAME
+        if tag == "object" and stack and stack[-1][2]:
+            keep.append(attrs.get("id", "") in kept)
         stack.append((tag, at, terrain))
         if tag == "map" and len(stack) == 1:
             places.map_tag = (at, _tag_end(raw, at))
@@ -293,6 +307,9 @@ def _places(raw: bytes, file: str) -> _Places:
         if terrain:
             assert places.terrain is not None
             places.terrain.append((begun, finish))
+        if tag == "object" and stack and stack[-1][2] and keep.pop():
+            assert places.kept is not None
+            places.kept.append((begun, finish))
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -345,7 +362,7 @@ def annotated_text(raw: bytes, file: str, source: _Source, wanted: np.ndarray, f
     """The map's bytes with its terrain layers replaced by the board's (and references moved), and
     how many rectangles the new layer holds."""
     board, (src_dir, out_dir) = source.board, folders
-    places = _places(raw, file)
+    places = _places(raw, file, source.kept)
     map_tag = raw[places.map_tag[0] : places.map_tag[1]]
     version = re.search(rb'\sversion\s*=\s*["\'](\d+)\.(\d+)', map_tag)
     class_attr = "class" if version and (int(version.group(1)), int(version.group(2))) >= (1, 9) else "type"
@@ -359,6 +376,11 @@ def annotated_text(raw: bytes, file: str, source: _Source, wanted: np.ndarray, f
         runs = [(x0 + i, y0 + j, 1, 1, (y0 + j) * board.width + x0 + i) for x0, y0, w, h, _ in runs
                 for j in range(h) for i in range(w)]
     layer = layer_xml(source, runs, layer_id, first_object, class_attr).encode("utf-8")
+    kept = _kept_objects(raw, places, folders)
+    if kept:  # doors and wall lines of the old terrain layers, as they were (battlemat.io.tiled.walls)
+        close = layer.rindex(b"</objectgroup>")
+        line = layer.rfind(b"\n", 0, close) + 1
+        layer = layer[:line] + kept + layer[line:]
 
     edits: list[tuple[int, int, bytes]] = []  # (start, end, replacement), non-overlapping
     new_tag = map_tag
@@ -386,18 +408,38 @@ def annotated_text(raw: bytes, file: str, source: _Source, wanted: np.ndarray, f
     return out, len(runs)
 
 
-def base_board(path: Path, max_cells: int = MAX_CELLS) -> Board:
-    """The board of the map without its `terrain` layers: what its tiles and conventions give."""
+def _kept_objects(raw: bytes, places: _Places, folders: tuple[Path, Path]) -> bytes:
+    """The text of the terrain layers' doors and lines (walls drawn as lines), each on its own lines,
+    with their file references moved as the rest of the copy's are."""
+    out = b""
+    for start, end in places.kept or []:
+        s, e = _whole_lines(raw, start, end)
+        text = raw[s:e]
+        inside = [r for r in places.references or [] if s <= r[0] < e]
+        for rs, re_, name, value in sorted(inside, reverse=True):
+            moved = _moved_reference(value, *folders)
+            if moved is not None:
+                text = text[: rs - s] + _set_attr(raw[rs:re_], name, moved) + text[re_ - s :]
+        out += text if text.endswith(b"\n") else text + b"\n"
+    return out
+
+
+def base_board(path: Path, max_cells: int = MAX_CELLS) -> tuple[Board, frozenset[str]]:
+    """The board of the map without its `terrain` layers (what its tiles and conventions give), and
+    the ids of those layers' doors and lines (walls drawn as lines), which the copy keeps as they
+    are: read from the prepared map, so a door from a template or a door tile counts."""
     doc = prepare(path, max_cells)
+    kept: set[str] = set()
     for parent in [doc.root, *doc.root.iter("group")]:
         for el in list(parent):
             if el.tag == "objectgroup" and (el.get("name") or "").strip().lower() == LAYER_NAME:
+                kept |= {o.get("id", "") for o in el.findall("object") if is_door(o) or o.find("polyline") is not None}
                 parent.remove(el)
     reader = terrain_reader(doc, parse_pytmx(doc, None))
-    board = square_board(reader.board(), doc)
+    board = play_board(reader, doc)
     if reader.errors:
         raise LoadError(reader.errors)
-    return board
+    return board, frozenset(kept - {""})
 
 
 def check_output(src: Path, out: Path, force: bool) -> None:
@@ -431,7 +473,7 @@ def annotate_map(src: str | Path, out: str | Path, *, force: bool = False, max_c
         raise LoadError.one(str(src), "map", "an infinite map: its squares move with its chunks, so annotate "
                             "cannot say where they are in the copy", "uncheck Infinite in Map > Map Properties, "
                             "save, and annotate that")
-    base = base_board(src, max_cells)
+    base, kept = base_board(src, max_cells)
     keys, floor = square_keys(board), square_keys(Board.empty(board.width, board.height))
     plays = [i for i, name in enumerate(ARRAYS) if name != "feature"]  # a name alone plays as floor
     cells = np.ones(len(keys), bool)
@@ -439,7 +481,7 @@ def annotate_map(src: str | Path, out: str | Path, *, force: bool = False, max_c
         cells = keys[:, ARRAYS.index("feature")] != board.features.index(OUTSIDE)
     wanted = cells & ((keys[:, plays] != floor[:, plays]).any(axis=1) | (keys != square_keys(base)).any(axis=1))
     out_dir = (out.parent if str(out.parent) else Path(".")).resolve()
-    source = _Source(board, square_keys(base))
+    source = _Source(board, square_keys(base), kept)
     tries = [wanted, cells]
     for attempt, cover in enumerate(tries):
         text, count = annotated_text(raw, str(src), source, cover, (src.parent.resolve(), out_dir))

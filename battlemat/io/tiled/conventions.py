@@ -6,14 +6,16 @@ the conventions. Each reading is kept with where it came from (`Understood`), so
 what it found. The conventions:
 - layers named for collision (tile or object layers, or a group around them): `collision`,
   `walls`, `blocked`, `obstacles`, `solid` and their kin in several languages, any case, with only
-  filler words besides ("Walls level 2", "CollisionLayer"): their tiles and shapes are walls;
+  filler words besides ("Walls level 2", "CollisionLayer"), and layers of class `wall`: their tiles
+  and shapes are walls;
 - tile properties `collides`, `collision`, `solid`, `block`, `wall`, `obstacle` (true) and
   `walkable`/`passable` (false); tile classes `solid`, `collision`, `obstacle` (battlemat's own
   `blocked` property and `wall` class are read by the terrain reader first): walls;
 - a tile's collision shapes (Tiled's collision editor): walls where they cover a square, by the
   house switch `map_shape_cover` (its centre, or most of it);
-- shapes on collision layers (rectangles, ellipses, polygons, tile objects) likewise; polylines are
-  walls drawn as lines: every square the line passes through is a wall;
+- shapes on collision layers (rectangles, ellipses, polygons, tile objects) likewise; polylines (and
+  lines) there are thin walls between squares, not squares (`walls`, issue 29), and objects of class
+  `door` are doors on any layer;
 - layer names and tile classes that name terrain (`map_terrain_names`: deep water, lava -> pit;
   mud -> difficult);
 - void: on a map drawn in tiles (at least half its squares tiled, no image layer underneath),
@@ -23,7 +25,6 @@ what it found. The conventions:
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ import numpy as np
 from battlemat.core.rules import Rules
 from battlemat.io.rules_file import load_rules
 from battlemat.io.tiled.document import Doc
-from battlemat.io.tiled.shapes import ObjectSquares, points_inside
+from battlemat.io.tiled.shapes import ObjectSquares, is_door, points_inside
 
 # Words that make a layer a collision layer (lowercase), English first, then other languages.
 COLLISION_WORDS = frozenset({
@@ -65,19 +66,22 @@ _FALSE = ("false", "0", "no", "off")
 # A map is drawn in tiles (so its untiled squares are void) when at least this share is tiled.
 VOID_TILED_SHARE = 0.5
 OWN_TERRAIN = "battlemat's own terrain (tile classes and properties, layer 'terrain')"
-_LINE_STEP = 0.25  # polylines are followed in steps of a quarter of a square
 
 
 @dataclass(frozen=True)
 class Understood:
     """One reading of a map's terrain: what (walls, pits, difficult, void, or a class), how many
-    squares it gave the board, and where it came from."""
+    squares it gave the board, and where it came from. With a `unit`, the count is of that instead
+    of squares: thin walls and doors ("12 wall segments on object layer 'Walls'")."""
 
     terrain: str
     squares: int
     origin: str
+    unit: str = ""
 
     def __str__(self) -> str:
+        if self.unit:
+            return f"{self.squares} {self.unit}{'s' * (self.squares != 1)} on {self.origin}"
         return f"{self.terrain}: {self.squares} square{'s' * (self.squares != 1)}, {self.origin}"
 
 
@@ -283,6 +287,8 @@ class Conventions:
         name = el.get("name", "")
         if name.strip().lower() in ("terrain", "tokens"):
             return None  # battlemat's own layers
+        if (el.get("class") or "").strip().lower() == "wall":  # a layer of battlemat's class wall: a collision layer
+            return "walls", "wall", f"{what} {name!r} (class wall)"
         for label in (name, *reversed(groups)):
             via = "" if label == name else f" (in group {label!r})"
             if is_collision_name(label):
@@ -293,15 +299,12 @@ class Conventions:
         return None
 
     def object_layer_mask(self, layer: Element) -> np.ndarray:
-        """The squares a layer's shapes cover (by `map_shape_cover`), polylines' squares included."""
+        """The squares a layer's shapes cover (by `map_shape_cover`). Polylines are thin walls and
+        doors are doors (battlemat.io.tiled.walls): neither covers squares."""
         squares = self.squares
         out = np.zeros(self.shape, bool)
         for obj in layer.findall("object"):
-            line = obj.find("polyline")
-            if line is not None:
-                self._line_squares(obj, line, out)
-                continue
-            if not _has_area(obj):
+            if not _has_area(obj) or is_door(obj):
                 continue
             area = squares.coverage(obj, self.samples)
             if area is None:
@@ -309,33 +312,6 @@ class Conventions:
             window, share = area
             out[window] |= share > 0.5 if self.samples > 1 else share > 0
         return out
-
-    def _line_squares(self, obj: Element, line: Element, out: np.ndarray) -> None:
-        """Squares a polyline passes through, followed in short steps (a wall drawn as a line)."""
-        squares = self.squares
-        geo = self.geometry
-        step = max(1.0, min(geo.tile_width, geo.tile_height) * _LINE_STEP)
-        x, y = float(obj.get("x", "0")), float(obj.get("y", "0"))
-        rot = math.radians(float(obj.get("rotation", "0")))
-        cos, sin = math.cos(rot), math.sin(rot)
-        pts = [tuple(map(float, p.split(","))) for p in (line.get("points") or "").split()]
-        world = [(x + px * cos - py * sin, y + px * sin + py * cos) for px, py, *_ in pts]
-        limit = 4 * (geo.width + geo.height) / _LINE_STEP  # a segment across the whole map, four times over
-        for (ax, ay), (bx, by) in zip(world, world[1:], strict=False):
-            if not all(map(math.isfinite, (ax, ay, bx, by))):
-                continue
-            count = int(min(limit, max(1, math.ceil(math.hypot(bx - ax, by - ay) / step))))
-            t = np.linspace(0.0, 1.0, count + 1)
-            xs, ys = ax + (bx - ax) * t, ay + (by - ay) * t
-            if geo.grid == "square":  # vectorized: the square under each point
-                sx, sy = np.floor(xs / geo.tile_width), np.floor(ys / geo.tile_height)
-                keep = (sx >= 0) & (sy >= 0) & (sx < geo.width) & (sy < geo.height)
-                out[sy[keep].astype(int), sx[keep].astype(int)] = True
-                continue
-            for px, py in zip(xs.tolist(), ys.tolist(), strict=True):
-                sq = squares.nearest_square(px, py)
-                if sq is not None:
-                    out[sq[1], sq[0]] = True
 
     def _tile_elements(self) -> dict[int, tuple[Element, Any, int]]:
         """Each tileset tile element by its raw gid, with its tileset and local id."""

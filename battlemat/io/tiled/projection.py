@@ -68,7 +68,7 @@ def square_board(cells: Board, doc: Doc) -> Board:
     umin, vmin = int(big_u.min()), int(big_v.min())
     u, v = big_u - umin, big_v - vmin
     width, height = int(u.max()) + 1, int(v.max()) + 1
-    arrays: dict[str, Any] = {}  # (terrain arrays, passed to Board by name)
+    arrays: dict[str, Any] = {}  # (Any: Board's later fields are walls, doors, lights)
     for name, default in _DEFAULTS.items():
         cell = getattr(cells, name)
         out = np.full((height, width), default, cell.dtype)

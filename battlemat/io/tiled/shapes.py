@@ -175,3 +175,44 @@ def inside_polygon(px: np.ndarray, py: np.ndarray, pts: list[tuple[float, ...]])
         inside ^= crosses & (px < x_at)
         j = i
     return inside
+
+
+# -- lines: walls and doors (issue 29) ---------------------------------------------------------------
+def object_class(obj: Element) -> str:
+    """An object's class in lowercase: Tiled 1.9+ writes `class`, older versions `type`."""
+    return (obj.get("class") or obj.get("type") or "").strip().lower()
+
+
+def is_door(obj: Element) -> bool:
+    """An object of class `door` (on any object layer): a door, never terrain, a token or a wall."""
+    return object_class(obj) == "door"
+
+
+def line_points(obj: Element) -> list[tuple[float, float]]:
+    """A polyline's points in map pixels (the frame object positions are written in), rotation
+    included; [] when the object is no polyline."""
+    line = obj.find("polyline")
+    if line is None:
+        return []
+    x, y = float(obj.get("x", "0")), float(obj.get("y", "0"))
+    rot = math.radians(float(obj.get("rotation", "0")))
+    cos, sin = math.cos(rot), math.sin(rot)
+    pts = [tuple(map(float, p.split(","))) for p in (line.get("points") or "").split()]
+    return [(x + px * cos - py * sin, y + px * sin + py * cos) for px, py, *_ in pts]
+
+
+def centre_line(obj: Element) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The long centre line of a rectangle or tile object (a door drawn as a thin rectangle over a grid
+    line gives that grid line), in map pixels, rotation included; None for other shapes."""
+    if any(obj.find(tag) is not None for tag in ("polyline", "polygon", "ellipse", "point", "text")):
+        return None
+    w, h = float(obj.get("width", "0") or 0), float(obj.get("height", "0") or 0)
+    if w <= 0 and h <= 0:
+        return None
+    top = -h if obj.get("gid") else 0.0  # tile objects hang from their bottom-left corner
+    ends = [(0.0, top + h / 2), (w, top + h / 2)] if w >= h else [(w / 2, top), (w / 2, top + h)]
+    x, y = float(obj.get("x", "0")), float(obj.get("y", "0"))
+    rot = math.radians(float(obj.get("rotation", "0")))
+    cos, sin = math.cos(rot), math.sin(rot)
+    (ax, ay), (bx, by) = ((x + px * cos - py * sin, y + px * sin + py * cos) for px, py in ends)
+    return (ax, ay), (bx, by)

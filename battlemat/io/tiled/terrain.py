@@ -28,7 +28,7 @@ from battlemat.io.rules_file import load_rules
 from battlemat.io.tiled.adapter import GID_MASK, HEX_120, gid_variants, pytmx
 from battlemat.io.tiled.conventions import OWN_TERRAIN, Conventions, Understood
 from battlemat.io.tiled.document import Doc, Tileset
-from battlemat.io.tiled.shapes import ObjectSquares, reference_point
+from battlemat.io.tiled.shapes import ObjectSquares, is_door, object_class, reference_point
 
 TERRAIN_NAMES = ("blocked", "difficult", "difficult_dirs", "level", "opaque", "cover", "pit", "hazard", "harm",
                  "mechanical")
@@ -367,7 +367,8 @@ class TerrainReader:
         return Board(
             w, h, geo.grid, geo.stagger_axis, geo.stagger_index, geo.tile_width, geo.tile_height,
             hazards=tuple(self.hazard_list), tokens=tokens, source=self.doc.file,
-            hex_side_length=geo.hex_side_length, features=tuple(self.features), **arrays,
+            hex_side_length=geo.hex_side_length, features=tuple(self.features),
+            **dict[str, Any](arrays),  # (typed Any: Board's later fields are walls, doors, lights)
         )
 
     # -- objects -------------------------------------------------------------------------------
@@ -416,6 +417,8 @@ class TerrainReader:
     def _terrain_objects(self, arrays: dict[str, np.ndarray], own: np.ndarray) -> None:
         for layer in self._object_layers("terrain"):
             for obj in layer.findall("object"):
+                if is_door(obj) or (obj.find("polyline") is not None and object_class(obj) == "wall"):
+                    continue  # a door, or a wall drawn as a line: battlemat.io.tiled.walls reads them
                 place = self._object_place(layer, obj)
                 file = self.doc.file
                 spec = self._object_spec(obj, file, place)
@@ -423,7 +426,8 @@ class TerrainReader:
                 if area is None:
                     self.lint.append(Problem(file, place, "a terrain object must be an area (polylines and text "
                                              "cover no squares)",
-                                             "draw a rectangle, ellipse or polygon over the squares"))
+                                             "draw a rectangle, ellipse or polygon over the squares; a wall "
+                                             "between squares is a polyline of class 'wall'"))
                     continue
                 window, mask = area
                 if not mask.any():
@@ -452,6 +456,8 @@ class TerrainReader:
         tokens: dict[str, tuple[int, int]] = {}
         for layer in self._object_layers("tokens"):
             for obj in layer.findall("object"):
+                if is_door(obj):
+                    continue  # a door on the tokens layer is a door (battlemat.io.tiled.walls)
                 place = self._object_place(layer, obj)
                 name = (obj.get("name") or "").strip()
                 if not name:
