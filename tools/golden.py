@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
-BUNDLED = ("art_gallery", "forest_ambush", "boulder_field", "bridge_hex")
+BUNDLED = ("art_gallery", "forest_ambush", "boulder_field", "bridge_hex", "cellar_door")
 SKILLS = ("Exit", "Escape", "Dodge", "Melee", "Wrestle", "Shoot", "Acrobatics", "Climb", "Press", "Provoke")
 TARGETED = ("Press", "Provoke")
 # Per bundled map: the characters asked about (the first foe of each is the Press/Provoke target).
@@ -43,6 +43,7 @@ REACH_WHO = {
     "forest_ambush": (),  # filled from the encounter: its first two characters of each side
     "boulder_field": (("kwirt", "lizard"), ("lizard", "kwirt")),
     "bridge_hex": (),
+    "cellar_door": (),  # (a Universal VTT map: walls between squares and a door, issue 29)
 }
 SIM_RUNS, SIM_SEED = 200, 7
 
