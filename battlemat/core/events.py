@@ -88,9 +88,9 @@ class Event:
     def text(self) -> str:
         """The event in plain words, written from its values the first time it is read."""
         t = self._text
-        if type(t) is not str:
-            t = self._text = t()  # type: ignore[operator]
-        return t  # type: ignore[return-value]
+        if not isinstance(t, str):
+            t = self._text = t()
+        return t
 
     @property
     def data(self) -> Mapping[str, Any]:
