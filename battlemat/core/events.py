@@ -59,8 +59,8 @@ class Event:
     `text` as a string or as a function of the event's own values (`words(fn, *args)`), and `data`
     as a mapping, a function that makes one, or, for the typed payloads (Moved, Contest, Losses), the
     payload itself (`payload`), whose `data()` makes the JSON-ready view (ratings with their
-    breakdowns) when it is asked for. Events compare and hash by their values, words and data included, as the record
-    reads them."""
+    breakdowns) when it is asked for. Events compare and hash by their values, words and data
+    included, as the record reads them."""
 
     __slots__ = ("type", "turn", "phase", "rules", "payload", "_text", "_data")
 

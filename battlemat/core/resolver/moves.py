@@ -101,11 +101,8 @@ def _escapes(t: Turn) -> None:
         if half.breaks_grip:
             r = rating(t, cid, it.use, s.held_by, None)
             free = r.value > s.hold
-            t.emit("escaped" if free else "stopped",
-                   f"{t.name(cid)}: {r.explain()} vs {holder}'s grip {s.hold} -> "
-                   + ("breaks free (C8)" if free else "still held: Escape must beat the grip (C8)"),
-                   ("C8",), who=cid, at=at, rule="C8", reason=f"held by {holder} (C8)", escape=r.to_dict(),
-                   hold=s.hold)
+            t.emit_data("escaped" if free else "stopped", words(_escape_words, t.name(cid), r, holder, s.hold),
+                        ("C8",), partial(_escape_data, cid, at, holder, r, s.hold))
             if free:
                 t.st[cid] = s.with_(held_by=None, hold=0)
         elif half.act == "flee":  # C8, M13: an Exit does not break a grip, so it gets nowhere
@@ -115,6 +112,18 @@ def _escapes(t: Turn) -> None:
         elif uses.moves(t.rules, it, t.enc.board is not None):
             t.emit("stopped", f"{t.name(cid)} cannot move: held by {holder} (C8)", ("C8",), who=cid,
                    at=at, rule="C8", reason=f"held by {holder} (C8)")
+
+
+def _escape_words(name: str, r: Rating, holder: str, hold: int) -> str:
+    free = r.value > hold
+    return (f"{name}: {r.explain()} vs {holder}'s grip {hold} -> "
+            + ("breaks free (C8)" if free else "still held: Escape must beat the grip (C8)"))
+
+
+def _escape_data(cid: CharId, at: list[int] | None, holder: str, r: Rating, hold: int) -> dict[str, object]:
+    """An Escape against a grip (C8): the record's data, the rating with its breakdown, made when read."""
+    return {"who": cid, "at": at, "rule": "C8", "reason": f"held by {holder} (C8)", "escape": r.to_dict(),
+            "hold": hold}
 
 
 def _unfled(t: Turn, r: Rating) -> Rating:
