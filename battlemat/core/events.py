@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from battlemat.core.rating import Rating
 from battlemat.core.types import XY, CharId
@@ -129,10 +129,10 @@ class Event:
         return out
 
 
-def words(fn: Callable[..., str], *args: object) -> Callable[[], str]:
-    """An event's words to be written when read: `fn(*args)`, the values bound now (a search never
-    reads them; the log, `--json`, the window and the lessons do)."""
-    return partial(fn, *args)
+# An event's words to be written when read: `words(fn, *args)` is `fn(*args)` later, the values bound
+# now (a search never reads them; the log, `--json`, the window and the lessons do). functools.partial
+# itself, not a function that makes one: a turn makes a score of them.
+words = partial
 
 
 # -- typed payloads of the events read most: the resolver builds them, readers read them back by name ---
@@ -146,9 +146,10 @@ def _house(data: Mapping[str, Any]) -> Mapping[str, object]:
     return {k: data[k] for k in ("house", "house_rules") if k in data} or _NO_HOUSE
 
 
-# A payload's house record: as it is, or a function that looks it up in the rules data when the event's
-# data is read (nothing in a turn reads it: the log, `--json` and the window do)
-House = Mapping[str, object] | Callable[[], Mapping[str, object]]
+if TYPE_CHECKING:  # names for mypy only
+    # A payload's house record: as it is, or a function that looks it up in the rules data when the
+    # event's data is read (nothing in a turn reads it: the log, `--json` and the window do)
+    House = Mapping[str, object] | Callable[[], Mapping[str, object]]
 
 
 def _house_now(house: House) -> Mapping[str, object]:
@@ -252,8 +253,9 @@ class Losses:
         return Losses(d["who"], d["n"], tuple(d["by"]), d["minor"], d["major"], d["new_minor"], d["new_major"])
 
 
-Payload = Moved | Contest | Losses
-_PAYLOADS = (Moved, Contest, Losses)
+_PAYLOADS = (Moved, Contest, Losses)  # the typed payloads (Payload)
+if TYPE_CHECKING:  # a name for mypy only
+    Payload = Moved | Contest | Losses
 
 
 def _xy(v: Sequence[int]) -> XY:

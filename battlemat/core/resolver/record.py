@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
 from battlemat.core import uses
 from battlemat.core.character import Character
@@ -18,9 +19,12 @@ from battlemat.core.dice import Roll
 from battlemat.core.events import Contest, words
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Rating
-from battlemat.core.resolver.turn import Attack, Text, Turn
+from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.rules import Rules
 from battlemat.core.types import CharId
+
+if TYPE_CHECKING:  # a name for mypy only
+    from battlemat.core.resolver.turn import Text
 
 
 class House:

@@ -24,21 +24,24 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from battlemat.core import movement, uses
 from battlemat.core.character import Character
 from battlemat.core.dice import DiceEngine
 from battlemat.core.encounter import Encounter
-from battlemat.core.events import Event, Payload
+from battlemat.core.events import Event
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory
 from battlemat.core.rules import Half, Rules
 from battlemat.core.state import Advantage, CharacterState, MatchState
 from battlemat.core.types import CharId
 
-# an event's words: written now, or a function that writes them when read (events.words)
-Text = str | Callable[[], str]
+if TYPE_CHECKING:  # names for mypy only
+    from battlemat.core.events import Payload
+
+    # an event's words: written now, or a function that writes them when read (events.words)
+    Text = str | Callable[[], str]
 
 
 class Attack(NamedTuple):
