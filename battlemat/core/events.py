@@ -6,10 +6,11 @@ behind it and JSON-ready data (ratings carry their full breakdown, see Rating.to
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from battlemat.core.rating import Rating
 from battlemat.core.types import XY, CharId
@@ -46,20 +47,79 @@ TYPES = (
     "no_effect",
     "turn_end",
 )
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
-class Event(NamedTuple):
-    """One outcome. A named tuple: a turn makes a score of them, and they are made, compared and
-    hashed in C."""
+class Event:
+    """One outcome: its type, the turn and phase it happened in, plain words (`text`), the rule IDs
+    behind it and its JSON-ready `data`.
+
+    A turn makes a score of them and a search resolves thousands of turns whose words nobody reads,
+    so the words and the data are written when first read, and then kept: the resolver hands over
+    `text` as a string or as a function of the event's own values (`words(fn, *args)`), and `data`
+    as a mapping, a function that makes one, or, for the typed payloads (Moved, Contest, Losses), the
+    payload itself (`payload`), whose `data()` makes the JSON-ready view (ratings with their
+    breakdowns) when it is asked for. Events compare and hash by their values, words and data
+    included, as the record reads them."""
+
+    __slots__ = ("type", "turn", "phase", "rules", "payload", "_text", "_data")
 
     type: str
     turn: int
     phase: str
-    text: str
-    rules: tuple[str, ...] = ()
-    # JSON-ready values, of a different shape for each type (Any: readers outside core index it freely);
-    # the types read most have typed views below (Moved, Contest, Losses: `Contest.of(event)`)
-    data: Mapping[str, Any] = MappingProxyType({})
+    rules: tuple[str, ...]
+    # the typed payload this event was made from (Moved, Contest, Losses), or None
+    payload: Payload | None
+
+    def __init__(self, type: str, turn: int, phase: str, text: str | Callable[[], str],
+                 rules: tuple[str, ...] = (),
+                 data: Mapping[str, Any] | Payload | Callable[[], Mapping[str, Any]] = _NO_DATA) -> None:
+        self.type = type
+        self.turn = turn
+        self.phase = phase
+        self.rules = rules
+        self._text = text
+        if isinstance(data, _PAYLOADS):
+            self.payload, self._data = data, None
+        else:
+            self.payload, self._data = None, data
+
+    @property
+    def text(self) -> str:
+        """The event in plain words, written from its values the first time it is read."""
+        t = self._text
+        if not isinstance(t, str):
+            t = self._text = t()
+        return t
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """JSON-ready values, of a different shape for each type (Any: readers outside core index it
+        freely); the types read most have typed views (Moved, Contest, Losses: `Contest.of(event)`)."""
+        d = self._data
+        if d is None:
+            d = self._data = MappingProxyType(self.payload.data())  # type: ignore[union-attr]
+        elif callable(d):
+            d = self._data = MappingProxyType(d())
+        return d
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.type, self.turn, self.phase, self.text, self.rules, self.data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.turn, self.phase, self.text, self.rules))
+
+    def __repr__(self) -> str:
+        return (f"Event(type={self.type!r}, turn={self.turn!r}, phase={self.phase!r}, text={self.text!r}, "
+                f"rules={self.rules!r}, data={self.data!r})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Event, (self.type, self.turn, self.phase, self.text, self.rules, dict(self.data)))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"turn": self.turn, "phase": self.phase, "type": self.type, "text": self.text}
@@ -67,6 +127,12 @@ class Event(NamedTuple):
             out["rules"] = list(self.rules)
         out.update(self.data)
         return out
+
+
+# An event's words to be written when read: `words(fn, *args)` is `fn(*args)` later, the values bound
+# now (a search never reads them; the log, `--json`, the window and the lessons do). functools.partial
+# itself, not a function that makes one: a turn makes a score of them.
+words = partial
 
 
 # -- typed payloads of the events read most: the resolver builds them, readers read them back by name ---
@@ -80,6 +146,16 @@ def _house(data: Mapping[str, Any]) -> Mapping[str, object]:
     return {k: data[k] for k in ("house", "house_rules") if k in data} or _NO_HOUSE
 
 
+if TYPE_CHECKING:  # names for mypy only
+    # A payload's house record: as it is, or a function that looks it up in the rules data when the
+    # event's data is read (nothing in a turn reads it: the log, `--json` and the window do)
+    House = Mapping[str, object] | Callable[[], Mapping[str, object]]
+
+
+def _house_now(house: House) -> Mapping[str, object]:
+    return house() if callable(house) else house
+
+
 @dataclass(frozen=True, slots=True)
 class Moved:
     """`moved`: `who` moved to `to` in P2's sub-phase `sub_phase` (M9); on a map, along `route` (the
@@ -91,7 +167,7 @@ class Moved:
     sub_phase: int
     route: tuple[XY, ...] | None = None
     cost: int = 0
-    house: Mapping[str, object] = field(default_factory=lambda: _NO_HOUSE)
+    house: House = field(default_factory=lambda: _NO_HOUSE)
 
     def data(self) -> dict[str, object]:
         out: dict[str, object] = {"who": self.who, "to": list(self.to)}
@@ -99,11 +175,13 @@ class Moved:
             out["route"] = [list(sq) for sq in self.route]
             out["cost"] = self.cost
         out["sub_phase"] = self.sub_phase
-        out.update(self.house)
+        out.update(_house_now(self.house))
         return out
 
     @staticmethod
     def of(ev: Event) -> Moved:
+        if isinstance(ev.payload, Moved):
+            return ev.payload
         d = ev.data
         route = d.get("route")
         return Moved(d["who"], _xy(d["to"]), d["sub_phase"], None if route is None else tuple(map(_xy, route)),
@@ -127,7 +205,7 @@ class Contest:
     margin: int
     totals: tuple[int, int]
     dice: str
-    house: Mapping[str, object] = field(default_factory=lambda: _NO_HOUSE)
+    house: House = field(default_factory=lambda: _NO_HOUSE)
 
     def data(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -135,11 +213,13 @@ class Contest:
             "attack": self.attack.to_dict(), "defense": self.defense.to_dict(), "how": self.how,
             "winner": self.winner, "margin": self.margin, "totals": list(self.totals), "dice": self.dice,
         }
-        out.update(self.house)
+        out.update(_house_now(self.house))
         return out
 
     @staticmethod
     def of(ev: Event) -> Contest:
+        if isinstance(ev.payload, Contest):
+            return ev.payload
         d = ev.data
         a, b = d["totals"]
         return Contest(d["kind"], tuple(d["attackers"]), tuple(d["defenders"]), Rating.from_dict(d["attack"]),
@@ -167,10 +247,13 @@ class Losses:
 
     @staticmethod
     def of(ev: Event) -> Losses:
+        if isinstance(ev.payload, Losses):
+            return ev.payload
         d = ev.data
         return Losses(d["who"], d["n"], tuple(d["by"]), d["minor"], d["major"], d["new_minor"], d["new_major"])
 
 
+_PAYLOADS = (Moved, Contest, Losses)  # the typed payloads (Payload)
 if TYPE_CHECKING:  # a name for mypy only
     Payload = Moved | Contest | Losses
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from battlemat.ai import Brain, ai_stream
 from battlemat.core.encounter import Encounter
-from battlemat.core.events import Event
+from battlemat.core.events import Contest, Event, Losses
 from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.core.memory import MatchMemory
@@ -118,9 +118,9 @@ def play_one(  # noqa: PLR0913 - the run's place in its batch, what it shares, a
 
 def _digest(result: RunResult, events: tuple[Event, ...], match: Match, side_of: dict[CharId, str]) -> None:
     for i, ev in enumerate(events):
-        if ev.type == "losses":
-            who = ev.data["who"]
-            n = int(ev.data["n"])
+        if ev.type == Losses.TYPE:
+            lost = Losses.of(ev)
+            who, n = lost.who, lost.n
             result.losses_taken[who] = result.losses_taken.get(who, 0) + n
             result.side_losses[side_of[who]][-1] += n
         elif ev.type == "defeated":
@@ -153,7 +153,7 @@ def _why_defeated(result: RunResult, events: tuple[Event, ...], at: int) -> None
     decided: set[str] = set()
     for j in range(at):
         ev = events[j]
-        if ev.type != "losses" or ev.data.get("who") != who:
+        if ev.type != Losses.TYPE or Losses.of(ev).who != who:
             continue
         decided.update(ev.rules)
         for k in range(j - 1, -1, -1):
@@ -169,16 +169,16 @@ def _why_defeated(result: RunResult, events: tuple[Event, ...], at: int) -> None
 def _rating_rules(ev: Event) -> set[str]:
     """The rule IDs inside a contest's ratings: the situational modifiers and adjustments (flanking,
     losses, cover...) that tipped it."""
-    out: set[str] = set()
-    for key in ("attack", "defense"):
-        rating = ev.data.get(key)
-        if isinstance(rating, dict):
-            for part in ("situational", "adjustments"):
-                out.update(str(m["rule"]) for m in rating.get(part) or () if m.get("rule"))
-    return out
+    if ev.type != Contest.TYPE:
+        return set()
+    c = Contest.of(ev)
+    return {m.rule for r in (c.attack, c.defense) for m in (*r.situational, *r.adjustments) if m.rule}
 
 
 def _names(ev: Event, who: CharId) -> bool:
+    if ev.type == Contest.TYPE:
+        c = Contest.of(ev)
+        return who in c.attackers or who in c.defenders
     d = ev.data
     if d.get("who") == who or d.get("target") == who:
         return True

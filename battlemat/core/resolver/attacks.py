@@ -9,6 +9,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from battlemat.core import geometry, uses
+from battlemat.core.events import words
 from battlemat.core.resolver.contests import run_attacks
 from battlemat.core.resolver.ratings import attack_groups
 from battlemat.core.resolver.record import fallen, house, items_of_the_fallen, refuse, untested_defences
@@ -81,7 +82,8 @@ def _board_checks(t: Turn, ranged: bool) -> None:
             t.failed.add((attack.who, attack.target))
             what = "sweep" if attack.secondary else attack.use
             refuse(t, (attack.who, attack.use, attack.target),
-                   f"{t.name(attack.who)}: {what} on {t.name(attack.target)} fails: {why}", why, rule,
+                   words("{}: {} on {} fails: {}".format, t.name(attack.who), what, t.name(attack.target), why), why,
+                   rule,
                    **house(t, _HOUSE_PART.get(rule, rule)))
             # C7: a sweep is an attack of its own, differing only by its -1 and by needing its target
             # next to the sweeper, so a primary target out of reach does not cancel it.

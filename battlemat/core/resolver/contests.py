@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from battlemat.core import uses
 from battlemat.core.dice import Roll
-from battlemat.core.events import Contest
+from battlemat.core.events import Contest, words
 from battlemat.core.rating import Rating, standing
 from battlemat.core.resolver.defense import opposition
 from battlemat.core.resolver.enter import enter, throw_refusal
@@ -36,24 +36,25 @@ class Sides(NamedTuple):
 def contest_event(t: Turn, kind: str, sides: Sides, how: str, roll: Roll, rules: Sequence[str]) -> None:
     """The record of a contest: both ratings with their breakdowns, how the defender opposed, the verdict."""
     a_rating, att_who, d_rating, dfn_who = sides
-    a_names = ", ".join(t.name(m) for m in att_who)
-    d_names = ", ".join(t.name(m) for m in dfn_who)
-    if roll.winner == "attack":
-        verdict = f"{a_names} win{'s' if len(att_who) == 1 else ''} by {roll.margin}"
-    elif roll.winner == "defense":
-        held = "holds" if kind != "interfere" else ("wins" if len(dfn_who) == 1 else "win")
-        verdict = f"{d_names} {held} by {roll.margin}"
+    c = Contest(kind, tuple(att_who), tuple(dfn_who), a_rating, d_rating, how, roll.winner, roll.margin,
+                (roll.attack_total, roll.defense_total), roll.detail, contest_house(t, kind, sides, roll))
+    t.emit_payload(c, words(_contest_words, c, tuple(map(t.name, att_who)), tuple(map(t.name, dfn_who))),
+                   tuple(rules) + (roll.rule,))
+
+
+def _contest_words(c: Contest, attackers: tuple[str, ...], defenders: tuple[str, ...]) -> str:
+    """A contest in plain words, from its payload and the names of its sides."""
+    a_names, d_names = ", ".join(attackers), ", ".join(defenders)
+    if c.winner == "attack":
+        verdict = f"{a_names} win{'s' if len(attackers) == 1 else ''} by {c.margin}"
+    elif c.winner == "defense":
+        held = "holds" if c.kind != "interfere" else ("wins" if len(defenders) == 1 else "win")
+        verdict = f"{d_names} {held} by {c.margin}"
     else:
         verdict = "a tie"
-    text = (
-        f"{a_names}: {a_rating.explain()}  vs  {d_names}: {d_rating.explain()} [{how}] -> {verdict}"
-        + (f" ({roll.detail})" if roll.detail else "")
-    )
-    t.emit_payload(
-        Contest(kind, tuple(att_who), tuple(dfn_who), a_rating, d_rating, how, roll.winner, roll.margin,
-                (roll.attack_total, roll.defense_total), roll.detail, contest_house(t, kind, sides, roll)),
-        text,
-        tuple(rules) + (roll.rule,),
+    return (
+        f"{a_names}: {c.attack.explain()}  vs  {d_names}: {c.defense.explain()} [{c.how}] -> {verdict}"
+        + (f" ({c.dice})" if c.dice else "")
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from battlemat.core.events import Losses
+from battlemat.core.events import Losses, words
 from battlemat.core.resolver.record import house
 from battlemat.core.resolver.turn import Hit, Turn
 from battlemat.core.types import CharId
@@ -26,14 +26,17 @@ def land(t: Turn, hits: Iterable[Hit]) -> None:
         t.st[hit.victim] = s.with_(minor=minor, major=major, deadly_losses=deadly, suffered=s.suffered + hit.losses)
         t.suffered.add(hit.victim)
         t.caused.update(hit.sources)
-        by = ", ".join(t.name(x) for x in hit.sources) or "the hazard"
-        t.emit_payload(
-            Losses(hit.victim, hit.losses, hit.sources, minor, major, minor - s.minor, major - s.major),
-            f"{t.name(hit.victim)} suffers {hit.losses} loss{'es' if hit.losses != 1 else ''} from {by}, "
-            f"{_split(minor - s.minor, major - s.major)} (now {minor} minor, {major} major) (L1)",
-            ("C2", "L1"),
-        )
+        lost = Losses(hit.victim, hit.losses, hit.sources, minor, major, minor - s.minor, major - s.major)
+        t.emit_payload(lost, words(_losses_words, lost, t.name(hit.victim), tuple(map(t.name, hit.sources))),
+                       ("C2", "L1"))
         _defeat(t, hit.victim, deadly)
+
+
+def _losses_words(lost: Losses, name: str, sources: tuple[str, ...]) -> str:
+    """A hit's losses in plain words, from its payload and the names of the victim and its sources."""
+    by = ", ".join(sources) or "the hazard"
+    return (f"{name} suffers {lost.n} loss{'es' if lost.n != 1 else ''} from {by}, "
+            f"{_split(lost.new_minor, lost.new_major)} (now {lost.minor} minor, {lost.major} major) (L1)")
 
 
 def _split(minor: int, major: int) -> str:
@@ -66,6 +69,10 @@ def _defeat(t: Turn, cid: CharId, deadly: int) -> None:
                **(house(t, "switch.deadly_defeats_after") if rule == "L4" else {}))
 
 
+def _kept_words(name: str, minor: int, why: str) -> str:
+    return f"{name} keeps {minor} minor loss{'es' if minor != 1 else ''}: {why}, so none heals (L2)"
+
+
 def leave_conflict(t: Turn, cid: CharId, how: str) -> None:
     """C5: an Exit user leaves the conflict; L2: all its minor losses heal."""
     s = t.st[cid]
@@ -85,7 +92,7 @@ def heal(t: Turn) -> set[CharId]:
             healed.add(cid)
             t.emit(
                 "healed",
-                f"{t.name(cid)} caused a loss and suffered none: one minor loss heals (L2)",
+                words("{} caused a loss and suffered none: one minor loss heals (L2)".format, t.name(cid)),
                 ("L2",),
                 who=cid,
                 minor=s.minor - 1,
@@ -110,7 +117,7 @@ def not_healed(t: Turn, healed: set[CharId]) -> None:
             why = "it caused no loss this turn"
         t.emit(
             "not_healed",
-            f"{t.name(cid)} keeps {s.minor} minor loss{'es' if s.minor != 1 else ''}: {why}, so none heals (L2)",
+            words(_kept_words, t.name(cid), s.minor, why),
             ("L2",),
             who=cid,
             minor=s.minor,

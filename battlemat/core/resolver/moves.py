@@ -8,19 +8,22 @@ the one door of every change of square (`enter`: hazards entered, E1; a runner a
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from functools import partial
 from itertools import pairwise
 from types import MappingProxyType
 
 from battlemat.core import geometry, movement, uses
-from battlemat.core.events import Moved
+from battlemat.core.board import Board
+from battlemat.core.events import Moved, words
 from battlemat.core.intents import Intent
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.enter import enter, fleeing, on_the_edge
 from battlemat.core.resolver.ratings import rating
-from battlemat.core.resolver.record import house, refuse
+from battlemat.core.resolver.record import house, house_of, refuse
 from battlemat.core.resolver.turn import Turn
 from battlemat.core.resolver.validate import start_context
+from battlemat.core.rules import Rules
 from battlemat.core.state import Advantage, CharacterState
 from battlemat.core.types import XY, CharId
 
@@ -98,11 +101,8 @@ def _escapes(t: Turn) -> None:
         if half.breaks_grip:
             r = rating(t, cid, it.use, s.held_by, None)
             free = r.value > s.hold
-            t.emit("escaped" if free else "stopped",
-                   f"{t.name(cid)}: {r.explain()} vs {holder}'s grip {s.hold} -> "
-                   + ("breaks free (C8)" if free else "still held: Escape must beat the grip (C8)"),
-                   ("C8",), who=cid, at=at, rule="C8", reason=f"held by {holder} (C8)", escape=r.to_dict(),
-                   hold=s.hold)
+            t.emit_data("escaped" if free else "stopped", words(_escape_words, t.name(cid), r, holder, s.hold),
+                        ("C8",), partial(_escape_data, cid, at, holder, r, s.hold))
             if free:
                 t.st[cid] = s.with_(held_by=None, hold=0)
         elif half.act == "flee":  # C8, M13: an Exit does not break a grip, so it gets nowhere
@@ -112,6 +112,18 @@ def _escapes(t: Turn) -> None:
         elif uses.moves(t.rules, it, t.enc.board is not None):
             t.emit("stopped", f"{t.name(cid)} cannot move: held by {holder} (C8)", ("C8",), who=cid,
                    at=at, rule="C8", reason=f"held by {holder} (C8)")
+
+
+def _escape_words(name: str, r: Rating, holder: str, hold: int) -> str:
+    free = r.value > hold
+    return (f"{name}: {r.explain()} vs {holder}'s grip {hold} -> "
+            + ("breaks free (C8)" if free else "still held: Escape must beat the grip (C8)"))
+
+
+def _escape_data(cid: CharId, at: list[int] | None, holder: str, r: Rating, hold: int) -> dict[str, object]:
+    """An Escape against a grip (C8): the record's data, the rating with its breakdown, made when read."""
+    return {"who": cid, "at": at, "rule": "C8", "reason": f"held by {holder} (C8)", "escape": r.to_dict(),
+            "hold": hold}
 
 
 def _unfled(t: Turn, r: Rating) -> Rating:
@@ -251,8 +263,8 @@ def _collisions(t: Turn, routes: dict[CharId, movement.Route], sub: int) -> dict
                             if s.at is not None and s.active and c not in routes}
             for loser in ranked[1:]:
                 routes[loser] = _stop_short(t, routes, loser, ranked[0], standing)
-                t.emit("collided", f"{t.name(loser)} and {t.name(ranked[0])} both head for {sq}; "
-                       f"{t.name(ranked[0])} gets it, {t.name(loser)} stops short (M10)", ("M10",),
+                t.emit("collided", words("{0} and {1} both head for {2}; {1} gets it, {0} stops short (M10)".format,
+                                         t.name(loser), t.name(ranked[0]), sq), ("M10",),
                        who=loser, winner=ranked[0], at=list(sq), sub_phase=sub, **house(t, "switch.collision"))
     return routes
 
@@ -282,9 +294,9 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongsid
 
     def say() -> None:
         cost = route.cost
-        t.emit_payload(Moved(cid, route.end, sub, route.squares, cost, house(t, *move_house(t, cid, route))),
-                       f"{t.name(cid)} moves to {route.end} ({cost} square{'s' if cost != 1 else ''})",
-                       ("P2", "M9", "M11"))
+        t.emit_payload(Moved(cid, route.end, sub, route.squares, cost, partial(
+            _move_house, t.rules, t.enc.map_board, t.levels, t.intents[cid].use, route)),
+                       words(_moved_words, t.name(cid), route.end, cost), ("P2", "M9", "M11"))
         for step in route.jumps:
             kind = "running" if _running(t, route, step) else "standing"
             t.emit("jumped", f"{t.name(cid)} jumps over {', '.join(str(o) for o in step.over)} to {step.to}, "
@@ -298,11 +310,15 @@ def _apply_route(t: Turn, cid: CharId, route: movement.Route, sub: int, alongsid
         _stopped(t, cid, movement.Route(route.origin, (), why, route.origin), sub)
 
 
+def _moved_words(name: str, to: XY, cost: int) -> str:
+    return f"{name} moves to {to} ({cost} square{'s' if cost != 1 else ''})"
+
+
 def _stopped(t: Turn, cid: CharId, route: movement.Route, sub: int) -> None:
     """Where and why a route stopped short."""
     why = route.stopped
     assert why is not None
-    t.emit("stopped", f"{t.name(cid)} stops at {route.end}: {why.why}", (why.rule,), who=cid,
+    t.emit("stopped", words("{} stops at {}: {}".format, t.name(cid), route.end, why.why), (why.rule,), who=cid,
            at=list(route.end), rule=why.rule, reason=why.why, sub_phase=sub,
            **house(t, _stop_house(t, cid, why.rule)))
 
@@ -317,16 +333,18 @@ def _stop_house(t: Turn, cid: CharId, rule: str) -> str:
     return STOP_HOUSE.get(rule) or (f"move.{t.intents[cid].use}" if rule == "M1" else rule)
 
 
-def move_house(t: Turn, cid: CharId, route: movement.Route) -> list[str]:
-    """The house rules a walked route stands on: diagonal steps counted by the `diagonals` switch
-    (M11), an allowance the text does not give (M1), a change of level (M12)."""
-    refs = [f"move.{t.intents[cid].use}"]
+def _move_house(rules: Rules, board: Board, levels: Sequence[int], use: str,
+                route: movement.Route) -> dict[str, object]:
+    """The house rules a walked route stands on, looked up when the record is read: diagonal steps
+    counted by the `diagonals` switch (M11), an allowance the text does not give (M1), a change of
+    level (M12)."""
+    refs = [f"move.{use}"]
     squares = (route.origin,) + route.squares
-    if not geometry.is_hex(t.enc.map_board) and any(a[0] != b[0] and a[1] != b[1] for a, b in pairwise(squares)):
+    if not geometry.is_hex(board) and any(a[0] != b[0] and a[1] != b[1] for a, b in pairwise(squares)):
         refs.append("switch.diagonals")
-    if t.levels and len({t.levels[y * t.enc.map_board.width + x] for x, y in squares}) > 1:
+    if levels and len({levels[y * board.width + x] for x, y in squares}) > 1:
         refs.append("M12")
-    return refs
+    return house_of(rules, *refs)
 
 
 def _running(t: Turn, route: movement.Route, jump: movement.Step) -> bool:

@@ -3,7 +3,11 @@ from searchers, who may search as a group (O4, O2, S7)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from battlemat.core import uses
+from battlemat.core.dice import Roll
+from battlemat.core.events import words
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.ratings import group_bonus, rating
 from battlemat.core.resolver.record import House, idle_searches
@@ -57,22 +61,8 @@ def _observe(t: Turn, use: str, target: CharId, cid: CharId, others: bool) -> No
     if use not in foe.observe_tn and other not in foe.observe_tn:
         marks.add("switch.default_observe_tn")
     roll = t.dice.check(r, tn, t.rng)
-    who = t.name(cid)
-    ok = "succeeds" if roll.success else "fails"
-    t.emit(
-        "check",
-        f"{who}: {r.explain()} vs {foe.name}'s target number {tn} -> {ok}"
-        + (f" ({roll.detail})" if roll.detail else ""),
-        ("O1", "C1", roll.rule),
-        who=[cid],
-        use=use,
-        target=target,
-        tn=tn,
-        rating=r.to_dict(),
-        success=roll.success,
-        excess=roll.margin if roll.success else 0,
-        **marks.add(roll.rule).data(),
-    )
+    t.emit_data("check", words(_check_words, t.name(cid), r, foe.name, tn, roll), ("O1", "C1", roll.rule),
+                partial(_check_data, (cid, use, target, tn), r, roll, marks.add(roll.rule)))
     if not roll.success:
         return
     half = t.rules.halves[use]
@@ -88,7 +78,7 @@ def _observe(t: Turn, use: str, target: CharId, cid: CharId, others: bool) -> No
         advs = [Advantage(f, 1, f"studied with {use}", "O1") for f in foes]
     for adv in advs:
         t.grant(cid, adv, share=t.intents[cid].share)
-    t.emit("observed", f"{who} learns how to fight {foe.name}", ("O1",), who=[cid], target=target)
+    t.emit("observed", f"{t.name(cid)} learns how to fight {foe.name}", ("O1",), who=[cid], target=target)
 
 
 def _hide(t: Turn, hider: CharId, foe: CharId) -> list[CharId]:
@@ -133,3 +123,16 @@ def _hide(t: Turn, hider: CharId, foe: CharId) -> list[CharId]:
     if not found:
         t.hidden.append((hider, foe))
     return searchers
+
+
+def _check_words(who: str, r: Rating, foe: str, tn: int, roll: Roll) -> str:
+    ok = "succeeds" if roll.success else "fails"
+    return f"{who}: {r.explain()} vs {foe}'s target number {tn} -> {ok}" + (f" ({roll.detail})" if roll.detail else "")
+
+
+def _check_data(what: tuple[CharId, str, CharId, int], r: Rating, roll: Roll, marks: House) -> dict[str, object]:
+    """A check's data (O1, C1): who observed whom with what against which target number, the rating's
+    breakdown, the outcome; made when the record is read."""
+    cid, use, target, tn = what
+    return {"who": [cid], "use": use, "target": target, "tn": tn, "rating": r.to_dict(), "success": roll.success,
+            "excess": roll.margin if roll.success else 0, **marks.data()}

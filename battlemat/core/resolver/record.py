@@ -9,16 +9,22 @@ plain words (`reason`) and the rule ID behind it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
 
 from battlemat.core import uses
 from battlemat.core.character import Character
 from battlemat.core.dice import Roll
-from battlemat.core.events import Contest
+from battlemat.core.events import Contest, words
+from battlemat.core.intents import Intent
 from battlemat.core.rating import Rating
 from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.rules import Rules
 from battlemat.core.types import CharId
+
+if TYPE_CHECKING:  # a name for mypy only
+    from battlemat.core.resolver.turn import Text
 
 
 class House:
@@ -66,29 +72,44 @@ class House:
 
 def house(t: Turn, *refs: str, size: int | None = None) -> dict[str, object]:
     """The event data marking the house rules among `refs` (empty when all are core)."""
-    return House(t.rules).add(*refs, size=size).data()
+    return house_of(t.rules, *refs, size=size)
+
+
+def house_of(rules: Rules, *refs: str, size: int | None = None) -> dict[str, object]:
+    return House(rules).add(*refs, size=size).data()
 
 
 def contest_house(t: Turn, kind: str, sides: tuple[Rating, Sequence[CharId], Rating, Sequence[CharId]],
-                  roll: Roll) -> dict[str, object]:
+                  roll: Roll) -> Callable[[], dict[str, object]]:
     """The house rules that decided a contest between `sides` (attack rating, attackers, defence rating,
-    defenders): both ratings' house parts, the dice engine (D3), and how the defender opposed it (C5: a
-    skill the text does not name, a Technology skill, a Block meeting a whole group, a defender
-    out-rating an attacker it is not attacking)."""
+    defenders), looked up when the record is read (`_contest_house`), from what the turn knows now."""
     attack, attackers, defense, defenders = sides
-    h = (House(t.rules).rating(attack, defense.skill, map(t.char, attackers))
-         .rating(defense, attack.skill, map(t.char, defenders)).add(roll.rule))
+    mine = t.intents.get(defenders[0]) if defenders else None
+    used = t.intents.get(attackers[0]) if attackers else None
+    pinned = bool(defenders) and defenders[0] in t.pinned
+    return partial(_contest_house, t.rules, kind, (attack, tuple(map(t.char, attackers)), defense,
+                                                   tuple(map(t.char, defenders))), (mine, used, pinned), roll)
+
+
+def _contest_house(rules: Rules, kind: str, sides: tuple[Rating, tuple[Character, ...], Rating, tuple[Character, ...]],
+                   declared: tuple[Intent | None, Intent | None, bool], roll: Roll) -> dict[str, object]:
+    """Both ratings' house parts, the dice engine (D3), and how the defender opposed it (C5: a skill the
+    text does not name, a Technology skill, a Block meeting a whole group, a defender out-rating an
+    attacker it is not attacking). `declared`: the first defender's intent and the first attacker's, and
+    whether the defender is held (C8)."""
+    attack, attackers, defense, defenders = sides
+    h = House(rules).rating(attack, defense.skill, attackers).rating(defense, attack.skill, defenders).add(roll.rule)
+    it, used, pinned = declared
     if kind in ("attack", "secondary") and defenders and attackers:
-        it, used = t.intents.get(defenders[0]), t.intents.get(attackers[0])
-        if it is not None and used is not None and not t.rules.halves[used.use].opposed_by:
-            half = t.rules.halves[it.use]
+        if it is not None and used is not None and not rules.halves[used.use].opposed_by:
+            half = rules.halves[it.use]
             if half.defense == "half" and half.act != "attack":
                 h.add("switch.other_skill_defense")
             elif half.defense == "undefended" and half.act != "item":
                 h.add("C5")
             elif half.defense == "full_vs_chosen" and not defense.halved and len(attackers) > 1:
                 h.add("switch.group_is_one_threat")
-            elif half.defense == "full" and defenders[0] in t.pinned:
+            elif half.defense == "full" and pinned:
                 h.add("switch.held_exit_opposes")  # C8: a held character's Exit
             if kind == "secondary" and half.defense == "full_vs_chosen":
                 h.add("C7")  # a sweep is a threat of its own for a Block or Dodge to choose
@@ -97,7 +118,7 @@ def contest_house(t: Turn, kind: str, sides: tuple[Rating, Sequence[CharId], Rat
     return h.data()
 
 
-def refuse(t: Turn, about: tuple[CharId, str, CharId | None], text: str, reason: str, rule: str,
+def refuse(t: Turn, about: tuple[CharId, str, CharId | None], text: Text, reason: str, rule: str,
            **more: object) -> None:
     """A declared intent (or part of one: `about` is who, the half it uses, its target) that does not
     happen, with its reason and rule."""
@@ -116,11 +137,11 @@ def out_of_fight(t: Turn, cid: CharId) -> tuple[str, str]:
 
 def target_gone(t: Turn, attackers: Iterable[CharId], use: str, target: CharId, secondary: bool = False) -> None:
     """An attack whose target is already out of the fight (defeated or fled) has no effect."""
-    words, rule = _fell(t, target)
+    said, rule = _fell(t, target)
     what = "sweep" if secondary else use
     for who in attackers:
-        refuse(t, (who, use, target), f"{t.name(who)}: {what} on {t.name(target)} has no effect: {words}",
-               words, rule)
+        refuse(t, (who, use, target), words("{}: {} on {} has no effect: {}".format, t.name(who), what, t.name(target),
+                                            said), said, rule)
 
 
 def fallen(t: Turn, attacks: Iterable[Attack]) -> None:
@@ -130,10 +151,10 @@ def fallen(t: Turn, attacks: Iterable[Attack]) -> None:
         if t.active(a.who) or a.secondary or (a.who, a.target) in t.failed:
             continue  # (a sweep is said with its primary attack: sweeps_lost)
         t.failed.add((a.who, a.target))
-        words, rule = _fell(t, a.who)
+        said, rule = _fell(t, a.who)
         refuse(t, (a.who, a.use, a.target),
-               f"{words}, before its {a.half.phase} {a.use} on {t.name(a.target)}: the attack does not happen",
-               f"{words}, before its {a.half.phase} {a.use}", rule)
+               f"{said}, before its {a.half.phase} {a.use} on {t.name(a.target)}: the attack does not happen",
+               f"{said}, before its {a.half.phase} {a.use}", rule)
         sweeps_lost(t, a)
 
 
@@ -154,9 +175,9 @@ def items_of_the_fallen(t: Turn) -> None:
         it = t.intents.get(cid)
         if it is None or t.rules.halves[it.use].act != "item" or t.active(cid):
             continue
-        words, rule = _fell(t, cid)
-        refuse(t, (cid, it.use, it.target), f"{words}, before its item use in P4: the item is not used",
-               words, rule)
+        said, rule = _fell(t, cid)
+        refuse(t, (cid, it.use, it.target), f"{said}, before its item use in P4: the item is not used",
+               said, rule)
 
 
 def _fell(t: Turn, cid: CharId) -> tuple[str, str]:
@@ -170,14 +191,18 @@ def _fell(t: Turn, cid: CharId) -> tuple[str, str]:
 
 def untested_defences(t: Turn) -> None:
     """End of P4: a Block or Dodge that no attack met this turn says so (C5)."""
-    met = {d for ev in t.events if ev.type == Contest.TYPE for d in Contest.of(ev).defenders}
+    met = {d for ev in t.events if isinstance(ev.payload, Contest) for d in ev.payload.defenders}
     for cid in t.order():
         it = t.intents.get(cid)
         if it is None or t.rules.halves[it.use].act != "defend" or cid in met or not t.active(cid):
             continue
-        named = f" (it watched {t.name(it.target)})" if it.target else ""
-        refuse(t, (cid, it.use, it.target), f"{t.name(cid)}'s {it.use} meets no attack this turn{named} (C5)",
-               "no attack came against it", "C5")
+        refuse(t, (cid, it.use, it.target), words(_unmet_words, t.name(cid), it.use, t.name(it.target) if it.target
+                                                  else ""), "no attack came against it", "C5")
+
+
+def _unmet_words(name: str, use: str, watched: str) -> str:
+    named = f" (it watched {watched})" if watched else ""
+    return f"{name}'s {use} meets no attack this turn{named} (C5)"
 
 
 def idle_searches(t: Turn, searched: set[CharId]) -> None:

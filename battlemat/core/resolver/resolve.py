@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from battlemat.core.dice import DiceEngine
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent
-from battlemat.core.events import Event
+from battlemat.core.events import Event, words
 from battlemat.core.intents import Intent
 from battlemat.core.memory import MatchMemory, remember
 from battlemat.core.resolver.attacks import ranged_phase, reach_phase
@@ -47,17 +48,24 @@ def resolve_turn(
     """Resolve one turn. Raises IllegalIntent before anything happens if an intent breaks a rule."""
     t = Turn(enc, state, rng, dice, remember(memory, enc))
     declare(t, intents)
-    for phase, words, run in PHASES:
+    for phase, title, run in PHASES:
         t.phase = phase
-        t.emit_data("phase", f"{phase}: {words}", (phase,), {})
+        t.emit_data("phase", f"{phase}: {title}", (phase,), {})
         run(t)
     t.phase = "end"
     end_of_turn(t)
-    # each door's state, on a map with doors (core.walls)
-    doors = {"doors": [{"door": d, "state": st} for d, st in t.doors.items()]} if t.doors else {}
-    t.emit("turn_end", f"end of turn {state.turn}", ("L2",), state={cid: s.to_dict() for cid, s in t.st.items()},
-           **doors)
-    return TurnResult(tuple(t.events), state.replace_chars(t.st, turn=state.turn + 1, doors=t.doors or None))
+    after = state.replace_chars(t.st, turn=state.turn + 1, doors=t.doors or None)
+    t.emit_data("turn_end", f"end of turn {state.turn}", ("L2",), partial(_states, after))
+    return TurnResult(tuple(t.events), after)
+
+
+def _states(after: MatchState) -> dict[str, object]:
+    """turn_end's data: every character as the turn leaves it, and on a map with doors each door's
+    state (core.walls)."""
+    out: dict[str, object] = {"state": after.to_dict()}
+    if after.doors:
+        out["doors"] = [{"door": d, "state": st} for d, st in after.doors.items()]
+    return out
 
 
 def declare(t: Turn, intents: Sequence[Intent]) -> None:
@@ -85,12 +93,17 @@ def declare(t: Turn, intents: Sequence[Intent]) -> None:
                 t.emit("intent", f"{t.name(cid)} is idle", (), who=cid, use=None)
             continue
         half = halves[it.use]
-        words = f"{t.name(cid)} uses {it.use}" + (f" on {t.name(it.target)}" if it.target else "")
-        if it.target is None and half.untargeted:
-            words += f": an intimidating {half.untargeted}"  # O5: Wonder without a target
-        if it.to is not None or it.path:
-            words += f", heading for {tuple(it.to) if it.to is not None else tuple(it.path[-1])}"
-        if it.throw is not None:
-            words += f", to throw it to {tuple(it.throw)}"
-        t.emit_data("intent", words, (half.phase_of(it.target),), it.to_dict())
+        t.emit_data("intent", words(_intent_words, t.name(cid), it, t.name(it.target) if it.target else "",
+                                    half.untargeted), (half.phase_of(it.target),), it.to_dict)
     plan_blocks(t)
+
+
+def _intent_words(name: str, it: Intent, target: str, untargeted: str) -> str:
+    out = f"{name} uses {it.use}" + (f" on {target}" if it.target else "")
+    if it.target is None and untargeted:
+        out += f": an intimidating {untargeted}"  # O5: Wonder without a target
+    if it.to is not None or it.path:
+        out += f", heading for {tuple(it.to) if it.to is not None else tuple(it.path[-1])}"
+    if it.throw is not None:
+        out += f", to throw it to {tuple(it.throw)}"
+    return out

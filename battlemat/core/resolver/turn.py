@@ -21,7 +21,7 @@ losses land together at its end (losses.land).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
@@ -37,8 +37,11 @@ from battlemat.core.rules import Half, Rules
 from battlemat.core.state import Advantage, CharacterState, MatchState
 from battlemat.core.types import CharId
 
-if TYPE_CHECKING:  # a name for mypy only
+if TYPE_CHECKING:  # names for mypy only
     from battlemat.core.events import Payload
+
+    # an event's words: written now, or a function that writes them when read (events.words)
+    Text = str | Callable[[], str]
 
 
 class Attack(NamedTuple):
@@ -126,17 +129,21 @@ class Turn:
         self.doors.update((d, "open") for d in doors)
         self.enc = self.enc.at_doors(self.doors)
 
-    def emit(self, type_: str, text: str, rules: Sequence[str] = (), **data: object) -> None:
+    def emit(self, type_: str, text: Text, rules: Sequence[str] = (), **data: object) -> None:
+        """Record an event. `text`: its words, or `events.words(fn, *args)` to write them when read."""
         self.events.append(Event(type_, self.n, self.phase, text, tuple(rules), MappingProxyType(data)))
 
-    def emit_payload(self, payload: Payload, text: str, rules: Sequence[str]) -> None:
-        """emit() for the events with a typed payload (events.Moved, Contest, Losses): its data, its type."""
-        data = MappingProxyType(payload.data())
-        self.events.append(Event(payload.TYPE, self.n, self.phase, text, tuple(rules), data))
+    def emit_payload(self, payload: Payload, text: Text, rules: Sequence[str]) -> None:
+        """emit() for the events with a typed payload (events.Moved, Contest, Losses): its type, and its
+        data made from it when read."""
+        self.events.append(Event(payload.TYPE, self.n, self.phase, text, tuple(rules), payload))
 
-    def emit_data(self, type_: str, text: str, rules: tuple[str, ...], data: dict[str, object]) -> None:
-        """emit() for data already in a dict of its own (no keyword arguments to pack again)."""
-        self.events.append(Event(type_, self.n, self.phase, text, rules, MappingProxyType(data)))
+    def emit_data(self, type_: str, text: Text, rules: tuple[str, ...],
+                  data: dict[str, object] | Callable[[], Mapping[str, object]]) -> None:
+        """emit() for data already in a dict of its own (no keyword arguments to pack again), or made by
+        a function when read (values that nothing in a turn reads: an intent's, the state's)."""
+        self.events.append(Event(type_, self.n, self.phase, text, rules,
+                                 data if callable(data) else MappingProxyType(data)))
 
     def char(self, cid: CharId) -> Character:
         return self.enc.by_id[cid]
