@@ -250,3 +250,14 @@ def test_a_board_at_other_door_states_is_the_board_drawn_with_them(data) -> None
         for x in range(board.width):
             for n, _, _ in geometry.steps(board, (x, y), "chebyshev"):
                 assert geometry.barrier_between(variant, (x, y), n) == geometry.barrier_between(drawn, (x, y), n)
+
+
+def test_M1_a_locked_door_beside_a_closed_one_on_the_same_line_holds_the_step():
+    """Two doors drawn on one line, one closed and one locked: the locked one holds (a wall, M1),
+    whatever their order on the map; opening the closed one changes nothing."""
+    for doors in ((Door("a", Wall(4, 4, 4, 5), "closed"), Door("b", Wall(4, 4, 4, 5), "locked")),
+                  (Door("b", Wall(4, 4, 4, 5), "locked"), Door("a", Wall(4, 4, 4, 5), "closed"))):
+        board = encounter([runner(at=(3, 4))], doors=doors).map_board
+        for b in (board, board.with_doors({"a": "open"})):
+            rc = movement.reach(b, RULES, movement.Mover("r", "R", "Exit", (3, 4), 4))
+            assert rc.why_not((4, 4)).why == "locked door b between (3, 4) and (4, 4) (M1)"

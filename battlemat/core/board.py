@@ -240,7 +240,7 @@ class Board:
     projection: str = field(default="", init=False)
     origin: tuple[float, float] = field(default=(0.0, 0.0), init=False)  # diamonds: square (0, 0)'s drawn centre
     cache: BoardCache = field(default_factory=BoardCache, init=False, repr=False, compare=False)
-    # the walls and the doors that are not open, and each one's door (None for a wall): what blocks
+    # the walls and the doors that are not open (walls, locked, closed), each with its door (None for a wall)
     barriers: tuple[tuple[Wall, Door | None], ...] = field(default=(), init=False, repr=False, compare=False)
     # the doors' states as one value, (id, state) by id: the boards of one map differ by it alone
     door_key: tuple[tuple[str, str], ...] = field(default=(), init=False, repr=False, compare=False)
@@ -279,8 +279,11 @@ class Board:
         if len(set(ids)) != len(ids):
             raise ValueError(f"two doors share an id: {sorted(i for i in set(ids) if ids.count(i) > 1)}")
         object.__setattr__(self, "doors", tuple(self.doors))
+        # walls first, then locked doors, then closed ones: where several lie between two squares, the
+        # first one found says what holds the step (a locked door beside a closed one is a wall, M1)
         object.__setattr__(self, "barriers", tuple((w, None) for w in self.walls)
-                           + tuple((d.wall, d) for d in self.doors if d.state != "open"))
+                           + tuple((d.wall, d) for d in self.doors if d.state == "locked")
+                           + tuple((d.wall, d) for d in self.doors if d.state == "closed"))
         object.__setattr__(self, "door_key", tuple(sorted((d.id, d.state) for d in self.doors)))
 
     @property
