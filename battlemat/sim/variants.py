@@ -78,7 +78,9 @@ class Change:
             verb = "set" if old is None or old == self.value else "raise" if self.value > old else "lower"
             frm = "" if old is None or old == self.value else f" from {old}"
             return f"{verb} {_possessive(name)} {self.pair}{frm} to {self.value}"
-        return f"{name} fights as {self.ai}"
+        if self.ai == "default":
+            return f"{name} fights with the default tactics"
+        return f"{name} fights as {'an' if self.ai[:1] in 'aeiou' else 'a'} {self.ai}"
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ def _who(enc: Encounter, who: str, spec: str) -> str:
             raise BattlematError(f"variant {spec!r}: {exc}") from None
         everyone = [f"{c.name} ({c.id})" for c in enc.characters]
         raise BattlematError(f"variant {spec!r}: no character {who!r}"
-                             f"{_close(who, [c.name for c in enc.characters] + list(enc.ids))}; "
+                             f"{_close(who, list(enc.ids) + [c.name for c in enc.characters if c.name != c.id])}; "
                              f"the characters are: {', '.join(everyone)}") from None
 
 
