@@ -57,7 +57,7 @@ from battlemat.sim.runner import RunResult
 from battlemat.sim.stats import wilson
 
 # (upper bound, word): the word of a rate below the bound. Documented in the module docstring,
-# the README ("What the verdict says") and docs/LAB.md.
+# the README ("What the verdict says") and the glossary (`battlemat rules verdict`).
 BANDS = ((0.10, "deadly"), (0.40, "hard"), (0.60, "even"), (0.90, "easy"), (math.inf, "trivial"))
 # A capped combat whose last QUIET_TURNS turns dealt no loss to anyone is a stalemate.
 QUIET_TURNS = 10
