@@ -298,7 +298,10 @@ def _heat(enc: Encounter, heat: np.ndarray | None, picture: _Picture, path: Path
     assert board is not None and heat is not None
     image, tmx, scale = picture.get()
     h, w = (image.shape[:2] if image is not None else (board.height * 24, board.width * 24))
-    fig, ax = plt.subplots(figsize=(min(12, max(6, w / 80)), min(10, max(4, h / 80)) + 0.6))
+    width, height = min(12, max(6, w / 80)), min(10, max(4, h / 80)) + 0.6
+    if marks:  # the legend's lines, one a row under the map (two columns overflow a narrow map)
+        width, height = max(width, 7.5), height + 0.22 * (len(marks) + len(starts or {}))
+    fig, ax = plt.subplots(figsize=(width, height))
     if image is not None and tmx is not None:
         ax.imshow(image, interpolation="nearest")
         tw, th = tmx.tilewidth * scale, tmx.tileheight * scale
@@ -363,9 +366,8 @@ def _heat(enc: Encounter, heat: np.ndarray | None, picture: _Picture, path: Path
     if marks:
         _number_squares(ax, [centre(sq) for sq, _ in marks], [words for _, words in marks])
     if starts or marks:
-        entries = len(starts or {}) + len(marks or [])
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.01), frameon=False,
-                  ncol=len(starts or {}) if not marks else 2 if entries > 3 else entries, fontsize=9 if marks else None)
+                  ncol=1 if marks else len(starts or {}), fontsize=9 if marks else None)
     ax.set_title(title)
     ax.set_axis_off()
     return _save(fig, path)
