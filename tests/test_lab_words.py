@@ -174,12 +174,15 @@ def test_a_variant_names_a_character_as_the_window_shows_it(typed, canonical):
     assert parse_variant(typed, load_encounter(GALLERY)).text == canonical
 
 
-def test_simulate_takes_a_name_and_prints_the_change_in_words(capsys):
+def test_simulate_takes_a_name_and_prints_the_change_in_words(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(report_module, "_figures", lambda *a: [])
     assert main(["simulate", GALLERY, "--runs", "4", "--quiet", "--variant", "Ogre leader.ai=brawler",
-                 "--variant", "-ogre crossbowman"]) == 0
+                 "--variant", "-ogre crossbowman", "--report", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "the Ogre leader fights as a brawler" in out
     assert "remove the Ogre crossbowman" in out and "(ogre_bolt1)" in out
+    written = json.loads((tmp_path / "variants.json").read_text())  # a file keeps the canonical ids
+    assert [v["variant"] for v in written] == ["ogre_boss.ai=brawler", "-ogre_bolt1"]
 
 
 def test_an_ambiguous_name_lists_the_candidates_and_exits_2(capsys):

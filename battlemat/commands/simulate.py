@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             results, stop = exc.results, exc
     status = 0 if stop is None else stopped(stop)  # "battlemat: interrupted" on stderr; the summary says more
     summary = summarise(enc, results, seed, dice, args.max_turns, planned=args.runs)
-    summary.verdict = verdict(enc, [("", results)], seed, dice, args.max_turns)
+    summary.verdict = verdict(enc, [("", results)], seed, dice, args.max_turns, explain=stop is None)
     folder = args.replays or args.report  # replays go where asked: never into the maps' folder unasked
     if stop is None and folder:  # an interrupted batch stops now: its runs are not played again for replays
         where = Path(folder)
@@ -127,17 +127,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def verdict(enc: Encounter, plays: Sequence[tuple[str, Sequence[RunResult]]], seed: int, dice: str,
-            max_turns: int) -> list[str]:
+            max_turns: int, explain: bool = True) -> list[str]:
     """The game master's lines (sim.verdict): one per side over every (label, results) it was played
     with, then what the undecided combats of the first were, a stalemate explained from one of its runs
-    played again. Issue 31 items 1-3 pass a second play per side here (e.g. ("search", results))."""
+    played again (`explain`; not after a Ctrl+C, which should stop at once). Issue 31 items 1-3 pass a
+    second play per side here (e.g. [("tactics", results), ("search", theirs)])."""
     if not plays or not plays[0][1]:
         return []
     lines = verdict_lines(enc, plays)
     results = plays[0][1]
     kinds = undecided(results)
     why = stalemate_why(enc, kinds.stalemate[0], seed, dice, max_turns) \
-        if kinds.stalemate else ""
+        if kinds.stalemate and explain else ""
     line = undecided_line(enc, results, max_turns, why)
     return lines + ([line] if line else [])
 
@@ -299,12 +300,12 @@ def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed:
     groups, stop = play_batches(batches, workers, args.dask_scheduler, quiet=args.quiet, what="simulating")
     status = 0 if stop is None else stopped(stop)
     summary = summarise(enc, groups[0], seed, dice, args.max_turns, planned=args.runs)
-    summary.verdict = verdict(enc, [("", groups[0])], seed, dice, args.max_turns)
+    summary.verdict = verdict(enc, [("", groups[0])], seed, dice, args.max_turns, explain=stop is None)
     print_summary(summary)
-    rows = [(v.words(enc), [paired(side, groups[0], g) for side in enc.sides]) for v, g in zip(variants, groups[1:],
-                                                                                               strict=True)]
+    rows = [(v.text, [paired(side, groups[0], g) for side in enc.sides]) for v, g in zip(variants, groups[1:],
+                                                                                          strict=True)]
     if groups[0]:
-        print_variants(enc, groups[0], rows)
+        print_variants(enc, groups[0], [(v.words(enc), ps) for v, (_, ps) in zip(variants, rows, strict=True)])
     if args.report:
         out = Path(args.report)
         vfile = out / "variants.json"  # the numbers first, as report.json (write_report)
