@@ -37,9 +37,9 @@ second batch for a side (e.g. `simulate --ai watch=search` beside the tactics' b
 
 "undecided" is broken down (`undecided_line`): the turn cap with the sides still fighting; a stalemate
 (the turn cap after QUIET_TURNS turns in which nobody took a loss: neither side harms the other), with
-why, read from one stalemated run played again (sim.runlog.trace_run: who never attacked, whose attacks
-never got through and against what); and the combats that ended with no side left standing (everyone
-fled, or the last fell together).
+why, read from one stalemated run played again (sim.runlog.trace_run: a side with no attack rated
+above 0, one that never attacked, whose attacks never got through and against what); and the combats
+that ended with no side left standing (everyone fled, or the last fell together).
 """
 
 from __future__ import annotations
@@ -267,13 +267,21 @@ def stalemate_why(enc: Encounter, index: int, batch_seed: int, dice: str | None,
         if not here:
             continue
         did = ", ".join(f"{names.get(cid, cid)} {_most(uses[cid])}" for cid in here)
-        if not any(_attacks(enc, use) for cid in here for use in uses[cid]):
+        if not any(_can_attack(enc, cid) for cid in here):
+            parts.append(f"the {side} have no attack rated above 0 ({did})")
+        elif not any(_attacks(enc, use) for cid in here for use in uses[cid]):
             parts.append(f"the {side} never attacked ({did})")
         elif side in best:
             parts.append(f"{_of_side(side)} attacks never got through ({did}; best: {best[side][1]})")
         else:
             parts.append(f"{_of_side(side)} attacks never came to a contest ({did})")
     return f"run {index}: " + "; ".join(parts)
+
+
+def _can_attack(enc: Encounter, cid: str) -> bool:
+    """Whether the character has a half that attacks (`act = "attack"`) with a base rating above 0 (S2)."""
+    c = enc.by_id[cid]
+    return any(h.act == "attack" and c.base(h.pair) > 0 for h in enc.rules.halves.values())
 
 
 def _attacks(enc: Encounter, use: str) -> bool:
