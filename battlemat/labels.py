@@ -71,3 +71,57 @@ class Named(Protocol):
 def labels_by_id(characters: Sequence[Named]) -> dict[str, str]:
     """{character id: label} for an encounter's characters (anything with `id` and `name`)."""
     return dict(zip([c.id for c in characters], short_labels([c.name for c in characters]), strict=True))
+
+
+# -- names as the window shows them (issue 31 item 5) ------------------------------------------------
+def display_names(characters: Sequence[Named]) -> dict[str, str]:
+    """{character id: what a table calls it}: its name, with its id in brackets where two characters
+    of the encounter share the name (case aside), so each row still says which one it is."""
+    folded: dict[str, int] = {}
+    for c in characters:
+        folded[c.name.casefold()] = folded.get(c.name.casefold(), 0) + 1
+    return {c.id: f"{c.name} ({c.id})" if folded[c.name.casefold()] > 1 else c.name for c in characters}
+
+
+def with_article(name: str) -> str:
+    """"the Ogre crossbowman" for a name that reads as a common noun (two words or more, the second in
+    lower case, or one word in lower case), the name alone for a proper name ("Garran")."""
+    words = name.split()
+    if not words:
+        return name
+    common = words[0].islower() or (len(words) > 1 and words[1][:1].islower())
+    return f"the {name}" if common else name
+
+
+class AmbiguousName(LookupError):
+    """A typed name that matches no character, or more than one: `candidates` are the (id, name) that
+    match (empty: none does)."""
+
+    def __init__(self, text: str, candidates: Sequence[tuple[str, str]]) -> None:
+        self.text = text
+        self.candidates = list(candidates)
+        if candidates:
+            listed = ", ".join(f"{name} ({cid})" for cid, name in candidates)
+            super().__init__(f"{text!r} could be any of: {listed}; type more of the name, or the id")
+        else:
+            super().__init__(f"no character {text!r}")
+
+
+def find_character(characters: Sequence[Named], text: str) -> str:
+    """The id of the character `text` names: its id, or its name as the window shows it, case aside,
+    or the start of one name (or id) that no other character's begins with. An exact id or name wins
+    over a prefix ("Ogre" names a character called Ogre even beside "Ogre leader"). Raises
+    AmbiguousName when none matches or several do."""
+    typed = text.strip()
+    for c in characters:
+        if c.id == typed:
+            return c.id
+    folded = typed.casefold()
+    exact = [c for c in characters if c.name.casefold() == folded or c.id.casefold() == folded]
+    if len(exact) == 1:
+        return exact[0].id
+    pool = exact or [c for c in characters
+                     if folded and (c.name.casefold().startswith(folded) or c.id.casefold().startswith(folded))]
+    if len(pool) == 1:
+        return pool[0].id
+    raise AmbiguousName(typed, [(c.id, c.name) for c in pool])

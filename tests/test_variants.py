@@ -44,7 +44,7 @@ def test_variant_syntax(gallery, spec, canonical):
 
 
 @pytest.mark.parametrize(("spec", "words"), [
-    ("-statu", "no character 'statu' (did you mean statue"),
+    ("-statoo", "no character 'statoo' (did you mean statue"),  # "-statu", a unique prefix, names it
     ("parwana.Melee=4", "did you mean parwanna"),
     ("parwanna.Mele=4", "unknown skill 'Mele' (did you mean Melee"),
     ("parwanna.ai=bralwer", "unknown tactic 'bralwer' (did you mean brawler"),
@@ -103,7 +103,8 @@ def test_simulate_prints_the_variants_table(capsys):
     assert main(["simulate", str(OGRES), "--runs", "12", "--dice", "d6", "--quiet",
                  "--variant=-statue", "--variant", "statue.Melee=5"]) == 0
     out = capsys.readouterr().out
-    assert "What if" in out and "-statue" in out and "+0.0% [+0.0%, +0.0%]" in out
+    assert "What if" in out and "+0.0% [+0.0%, +0.0%]" in out
+    assert "remove the Huge statue (statue)" in out and "set the Huge statue's Melee/Press to 5" in out  # issue 31
 
 
 def test_toml_writer_round_trips_every_bundled_encounter():

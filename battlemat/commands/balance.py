@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     out = search(enc, s)
     print_outcome(enc, s, out)
     best = out.best
-    note = (f"battlemat balance: {s.side} wins {best.stats.rate:.1%} (95% {best.stats.low:.1%} - "
+    note = (f"battlemat balance: {best.variant.words(enc)}\n"
+            f"{s.side} wins {best.stats.rate:.1%} (95% {best.stats.low:.1%} - "
             f"{best.stats.high:.1%}) over {best.stats.n} runs, seed {s.seed}, dice {s.dice}; target {s.target:.0%}; "
             f"base {out.base_rate:.1%}")
     write_variant(path, best.variant, enc, dest, note)
@@ -82,15 +83,18 @@ def print_outcome(enc: Encounter, s: Settings, out: Outcome) -> None:
     con.print(f"[bold]{enc.title}[/]: {s.side} wins {out.base_rate:.1%} ({out.base_low:.1%} - {out.base_high:.1%}) "
               f"over {s.runs} runs, seed {s.seed}, dice {s.dice}; target {s.target:.0%}", highlight=False)
     t = Table(title=f"Best variants ({s.runs} runs each, the base's seeds)", title_justify="left")
-    for col in ("#", "variant", f"{s.side} wins", "95% interval", "change vs base (paired 95%)", "target"):
-        t.add_column(col, justify="left" if col == "variant" else "right")
+    for col in ("#", "change", f"{s.side} wins", "95% interval", "change vs base (paired 95%)", "target"):
+        t.add_column(col, justify="left" if col == "change" else "right")
     for i, f in enumerate(out.finalists, 1):
         st = f.stats
-        t.add_row(str(i), f.variant.text, f"{st.rate:.1%}", f"{st.low:.1%} - {st.high:.1%}",
+        t.add_row(str(i), f.variant.words(enc), f"{st.rate:.1%}", f"{st.low:.1%} - {st.high:.1%}",
                   f"{st.change:+.1%} [{st.change_low:+.1%}, {st.change_high:+.1%}]",
                   "within" if f.within else "not reached")
     con.print(t)
     con.print(f"{out.combats:,} combats; " + "; ".join(out.rounds), highlight=False)
+    con.print(f"Best: {out.best.variant.words(enc)}, and {s.side} wins {out.best.stats.rate:.1%} "
+              f"({out.best.stats.low:.1%} - {out.best.stats.high:.1%}); as a --variant: {out.best.variant.text}",
+              highlight=False)
     if not out.best.within:
         con.print(f"[bold]No variant of up to {s.depth} changes reached {s.target:.0%} within its interval[/]; "
                   "the closest is written.", highlight=False)

@@ -36,7 +36,7 @@ from battlemat.interrupt import stopped
 from battlemat.io.encounter import load_encounter
 from battlemat.io.limits import MAX_WORKERS
 from battlemat.io.outfile import write_file
-from battlemat.labels import labels_by_id
+from battlemat.labels import display_names, labels_by_id
 from battlemat.sim.pool import Batch, Interrupted, default_workers, run_batch
 from battlemat.sim.progress import play_batches
 from battlemat.sim.replays import write_replays
@@ -46,6 +46,7 @@ from battlemat.sim.runner import RunResult
 from battlemat.sim.stats import Summary, summarise
 from battlemat.sim.sweep import print_sweep, sweep_styles
 from battlemat.sim.variants import Paired, build_variant, paired, parse_variant
+from battlemat.sim.verdict import stalemate_why, undecided, undecided_line, verdict_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -100,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
             results, stop = exc.results, exc
     status = 0 if stop is None else stopped(stop)  # "battlemat: interrupted" on stderr; the summary says more
     summary = summarise(enc, results, seed, dice, args.max_turns, planned=args.runs)
+    summary.verdict = verdict(enc, [("", results)], seed, dice, args.max_turns, explain=stop is None)
     folder = args.replays or args.report  # replays go where asked: never into the maps' folder unasked
     if stop is None and folder:  # an interrupted batch stops now: its runs are not played again for replays
         where = Path(folder)
@@ -122,6 +124,23 @@ def run(args: argparse.Namespace) -> int:
         files = write_report(enc, summary, out, Path(path), _numbers_written if stop is not None else None)
         print(f"\nreport: {', '.join(str(f) for f in files)}")
     return status
+
+
+def verdict(enc: Encounter, plays: Sequence[tuple[str, Sequence[RunResult]]], seed: int, dice: str,
+            max_turns: int, explain: bool = True) -> list[str]:
+    """The game master's lines (sim.verdict): one per side over every (label, results) it was played
+    with, then what the undecided combats of the first were, a stalemate explained from one of its runs
+    played again (`explain`; not after a Ctrl+C, which should stop at once). Issue 31 items 1-3 pass a
+    second play per side here (e.g. [("tactics", results), ("search", theirs)])."""
+    if not plays or not plays[0][1]:
+        return []
+    lines = verdict_lines(enc, plays)
+    results = plays[0][1]
+    kinds = undecided(results)
+    why = stalemate_why(enc, kinds.stalemate[0], seed, dice, max_turns) \
+        if kinds.stalemate and explain else ""
+    line = undecided_line(enc, results, max_turns, why)
+    return lines + ([line] if line else [])
 
 
 def _numbers_written(report: Path) -> None:
@@ -155,8 +174,9 @@ def print_summary(s: object) -> None:
     for col in ("token", "character", "side", "defeated", "fled", "losses taken (mean +- sd)"):
         chars.add_column(col, justify="left" if col in ("token", "character", "side") else "right")
     labels = labels_by_id(s.chars)  # the window's token labels: GS1, GS2 where initials repeat
+    names = display_names(s.chars)  # names, with the id where two repeat
     for c in s.chars:
-        chars.add_row(labels[c.id], c.name, c.side, f"{c.defeat_rate:.1%}", f"{c.fled_rate:.1%}",
+        chars.add_row(labels[c.id], names[c.id], c.side, f"{c.defeat_rate:.1%}", f"{c.fled_rate:.1%}",
                       f"{c.mean_losses:.2f} +- {c.sd_losses:.2f}")
     con.print(chars)
     if s.stop_reasons:
@@ -175,21 +195,23 @@ def print_summary(s: object) -> None:
 def print_trust(con: object, s: object, labels: dict[str, str]) -> None:
     """The parts of the summary that say how far to trust it and what decides the fight (issue 18)."""
     assert isinstance(con, Console) and isinstance(s, Summary)
+    names = display_names(s.chars)
     falls = Table(title="Defeat: chance (95% Wilson interval) and the turn it happens", title_justify="left")
     for col in ("token", "character", "defeated", "95% interval", "turn: median", "quartiles"):
         falls.add_column(col, justify="left" if col in ("token", "character") else "right")
     for c in s.chars:
         when = c.defeat_turn
-        falls.add_row(labels[c.id], c.name, f"{c.defeat_rate:.1%}", f"{c.defeat_low:.1%} - {c.defeat_high:.1%}",
+        falls.add_row(labels[c.id], names[c.id], f"{c.defeat_rate:.1%}", f"{c.defeat_low:.1%} - {c.defeat_high:.1%}",
                       "-" if when is None else f"{when['median']:g}",
                       "-" if when is None else f"{when['q1']:g} - {when['q3']:g}")
     con.print(falls)
     skills = Table(title="Skills used (% of the character's turns; idle: no intent)", title_justify="left")
     skills.add_column("token")
+    skills.add_column("character")
     skills.add_column("turns", justify="right")
     skills.add_column("skills")
     for c in s.chars:
-        skills.add_row(labels[c.id], str(c.turns_active),
+        skills.add_row(labels[c.id], names[c.id], str(c.turns_active),
                        ", ".join(f"{use} {share:.0%}" for use, share in c.skills.items()) or "-")
     con.print(skills)
     _print_losses_by_turn(con, s)
@@ -208,6 +230,10 @@ def print_trust(con: object, s: object, labels: dict[str, str]) -> None:
         con.print(f"replay ({what}): {Path(s.replay_dir) / rep['file']}  run {rep['run']}, {won}, "
                   f"{rep['turns']} turns, losses " + ", ".join(f"{side} {n}" for side, n in rep["losses"].items()),
                   highlight=False)
+    if s.verdict:
+        con.print("[bold]Verdict[/] (the words' thresholds: battlemat/sim/verdict.py, README 'What the verdict says')")
+        for line in s.verdict:
+            con.print(f"  {line}", highlight=False, soft_wrap=True)
 
 
 def _print_losses_by_turn(con: Any, s: Any) -> None:
@@ -257,8 +283,9 @@ def summary_json(s: object) -> str:
 def add_variant_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", action="append", default=[], metavar="CHANGE",
                    help="what-if: also play a changed encounter on the same seeds and show the change in win "
-                        "rate with a paired 95%% interval; -ID, +copy:ID, ID.SKILL=N (or +N, -N), ID.ai=TACTIC; "
-                        "join changes with ';'; repeatable")
+                        "rate with a paired 95%% interval; -ID, +copy:ID, ID.SKILL=N (or +N, -N), ID.ai=TACTIC, "
+                        "where ID is a character's id or its name as the window shows it (any case, or the start "
+                        "of one name: \"Ogre leader.ai=brawler\"); join changes with ';'; repeatable")
 
 
 def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed: int, dice: str,
@@ -273,11 +300,12 @@ def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed:
     groups, stop = play_batches(batches, workers, args.dask_scheduler, quiet=args.quiet, what="simulating")
     status = 0 if stop is None else stopped(stop)
     summary = summarise(enc, groups[0], seed, dice, args.max_turns, planned=args.runs)
+    summary.verdict = verdict(enc, [("", groups[0])], seed, dice, args.max_turns, explain=stop is None)
     print_summary(summary)
     rows = [(v.text, [paired(side, groups[0], g) for side in enc.sides]) for v, g in zip(variants, groups[1:],
                                                                                           strict=True)]
     if groups[0]:
-        print_variants(enc, groups[0], rows)
+        print_variants(enc, groups[0], [(v.words(enc), ps) for v, (_, ps) in zip(variants, rows, strict=True)])
     if args.report:
         out = Path(args.report)
         vfile = out / "variants.json"  # the numbers first, as report.json (write_report)

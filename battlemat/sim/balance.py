@@ -130,7 +130,7 @@ def search(enc: Encounter, s: Settings) -> Outcome:
         try:
             got = _play(s, plan)
         except KeyboardInterrupt:
-            print_best_so_far(s, results, combats)
+            print_best_so_far(s, results, combats, enc)
             raise
         for (t, _, _), rs in zip(plan, got, strict=True):
             results.setdefault(t, []).extend(rs)
@@ -172,7 +172,7 @@ def search(enc: Encounter, s: Settings) -> Outcome:
     return Outcome(base_rate, *wilson(round(base_rate * s.runs), s.runs), finalists, combats, rounds)
 
 
-def print_best_so_far(s: Settings, results: dict[str, list[RunResult]], combats: int) -> None:
+def print_best_so_far(s: Settings, results: dict[str, list[RunResult]], combats: int, enc: Encounter) -> None:
     """Stopped mid-search (Ctrl+C): the candidate nearest the target on the runs it has had so far,
     marked as unconfirmed; nothing is written."""
     tried = {t: rs for t, rs in results.items() if t and rs}
@@ -183,6 +183,7 @@ def print_best_so_far(s: Settings, results: dict[str, list[RunResult]], combats:
         best = min(tried, key=lambda t: (abs(_rate(tried[t], s.side) - s.target), -len(tried[t]), t))
         rs = tried[best]
         low, high = wilson(sum(r.winner == s.side for r in rs), len(rs))
-        lines.append(f"best so far (screened, not confirmed): {best}: {s.side} wins {_rate(rs, s.side):.1%} "
+        lines.append(f"best so far (screened, not confirmed): {parse_variant(best, enc).words(enc)} ({best}): "
+                     f"{s.side} wins {_rate(rs, s.side):.1%} "
                      f"(95% {low:.1%} - {high:.1%}) over {len(rs)} runs")
     print("\n".join(lines), flush=True)

@@ -4,7 +4,8 @@
 - turns.png: how long combats last, with the median and quartiles marked;
 - characters.png: how often each character is defeated or flees;
 - defeats_map.png, stops_map.png: heat over the rendered map of where characters were defeated
-  and where moves were cut short (only for encounters with a map);
+  and where moves were cut short (only for encounters with a map); the defeats map also marks every
+  side's start squares and numbers its darkest squares, the legend naming each one's main casualty;
 - losses_by_turn.png: each side's losses per turn, median line and quartile band;
 - presence_<side>.png: where each side's characters stood at the end of each turn (character-turns
   a square), every side's start squares marked in its colour, with a legend.
@@ -29,6 +30,7 @@ import numpy as np
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
 from battlemat.io.outfile import write_file, writing
+from battlemat.labels import display_names
 from battlemat.sim.render import MAX_RENDER_SIDE, board_sketch, render_map, square_centre
 from battlemat.sim.stats import Summary
 
@@ -110,7 +112,8 @@ def _figures(enc: Encounter, s: Summary, out: Path,
         defeats, stops = s.defeat_heat, s.stop_heat
         todo.append(("defeats_map.png", lambda: _heat(
             enc, defeats, picture, out / "defeats_map.png",
-            f"Where characters were defeated ({int(defeats.sum())} defeats in {s.runs} combats{_partial(s)})")))
+            f"Where characters were defeated ({int(defeats.sum())} defeats in {s.runs} combats{_partial(s)})",
+            starts=s.starts, label="defeats on the square", marks=casualties(s))))
         todo.append(("stops_map.png", lambda: _heat(
             enc, stops, picture, out / "stops_map.png",
             f"Where moves were cut short ({int(stops.sum())} stops in {s.runs} combats{_partial(s)})")))
@@ -256,11 +259,38 @@ def _characters(s: Summary, path: Path) -> Path:
 MAX_HEAT_PATCHES = 20_000
 
 
+# The defeats map numbers its darkest squares, at most this many, each with at least DARK_SHARE of
+# the darkest one's defeats, and names each one's main casualty in the legend (issue 31 item 6).
+MAX_MARKED = 8
+DARK_SHARE = 0.4
+
+
+def casualties(s: Summary) -> list[tuple[tuple[int, int], str]]:
+    """The darkest squares of the defeats map, darkest first, each with its legend line: the character
+    defeated there most often, its side, and how many of the square's defeats were its."""
+    if s.defeat_heat is None or not s.defeated_here:
+        return []
+    names = display_names(s.chars)
+    side = {c.id: c.side for c in s.chars}
+    heat = s.defeat_heat
+    top = int(heat.max())
+    squares = sorted(s.defeated_here, key=lambda sq: (-int(heat[sq[1], sq[0]]), sq[1], sq[0]))
+    out = []
+    for sq in squares[:MAX_MARKED]:
+        total = int(heat[sq[1], sq[0]])
+        if total < max(1, DARK_SHARE * top):
+            break
+        who, k = s.defeated_here[sq][0]
+        out.append((sq, f"{names.get(who, who)} ({side.get(who, '?')}): {k} of the {total} defeats there"))
+    return out
+
+
 def _heat(enc: Encounter, heat: np.ndarray | None, picture: _Picture, path: Path, title: str,  # noqa: PLR0913
           starts: dict[str, list[tuple[int, int]]] | None = None, cmap: str = "inferno_r",
-          label: str = "count") -> Path:
+          label: str = "count", marks: list[tuple[tuple[int, int], str]] | None = None) -> Path:
     """Heat over the map. `starts`: every side's start squares, marked in its colour with a legend
-    (the per-side presence maps); without it the figure is drawn as before."""
+    (the per-side presence maps and the defeats map); without it the figure is drawn as before.
+    `marks`: squares numbered 1, 2... on the map, each with its words in the legend (casualties)."""
     plt = _plt()
     from matplotlib import colormaps  # noqa: PLC0415 - start-up time of `battlemat simulate` (see _plt)
 
@@ -268,7 +298,10 @@ def _heat(enc: Encounter, heat: np.ndarray | None, picture: _Picture, path: Path
     assert board is not None and heat is not None
     image, tmx, scale = picture.get()
     h, w = (image.shape[:2] if image is not None else (board.height * 24, board.width * 24))
-    fig, ax = plt.subplots(figsize=(min(12, max(6, w / 80)), min(10, max(4, h / 80)) + 0.6))
+    width, height = min(12, max(6, w / 80)), min(10, max(4, h / 80)) + 0.6
+    if marks:  # the legend's lines, one a row under the map (two columns overflow a narrow map)
+        width, height = max(width, 7.5), height + 0.22 * (len(marks) + len(starts or {}))
+    fig, ax = plt.subplots(figsize=(width, height))
     if image is not None and tmx is not None:
         ax.imshow(image, interpolation="nearest")
         tw, th = tmx.tilewidth * scale, tmx.tileheight * scale
@@ -330,10 +363,26 @@ def _heat(enc: Encounter, heat: np.ndarray | None, picture: _Picture, path: Path
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=90, marker="o",
                        facecolors="none", edgecolors=SIDE_COLOURS[i % len(SIDE_COLOURS)], linewidths=2.2,
                        label=f"{side} start", zorder=5)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=len(starts), frameon=False)
+    if marks:
+        _number_squares(ax, [centre(sq) for sq, _ in marks], [words for _, words in marks])
+    if starts or marks:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.01), frameon=False,
+                  ncol=1 if marks else len(starts or {}), fontsize=9 if marks else None)
     ax.set_title(title)
     ax.set_axis_off()
     return _save(fig, path)
+
+
+def _number_squares(ax: Any, centres: list[tuple[float, float]], words: list[str]) -> None:
+    """Squares numbered 1, 2... on the map (white with a black outline, readable on any heat), and
+    each number with its words in the legend ("1: ..."; matplotlib's number markers need mathtext's fonts)."""
+    from matplotlib import patheffects  # noqa: PLC0415 - start-up time of `battlemat simulate` (see _plt)
+
+    outline = [patheffects.withStroke(linewidth=3, foreground="black")]
+    for k, ((x, y), text) in enumerate(zip(centres, words, strict=True), start=1):
+        ax.text(x, y, str(k), ha="center", va="center", fontsize=10, fontweight="bold", color="white",
+                path_effects=outline, zorder=6)
+        ax.scatter([], [], marker="s", s=60, color="none", label=f"{k}: {text}")  # no handle: the number says it
 
 
 def _fit(heat: np.ndarray, pixels: Any) -> tuple[np.ndarray, int]:

@@ -17,8 +17,9 @@ from battlemat.sim.runner import RunResult
 Z95 = 1.959963984540054
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion: honest near 0 and 1 and for small n."""
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion: honest near 0 and 1 and for small n. `successes` may be
+    fractional (a score counting an undecided combat half: sim.verdict)."""
     if n == 0:
         return (0.0, 1.0)
     p = successes / n
@@ -99,6 +100,9 @@ class Summary:
     starts: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # side -> start squares
     replays: dict[str, dict[str, Any]] = field(default_factory=dict)  # what -> file, run, seed, outcome
     replay_dir: str = ""  # where the replays were written (report.json names their files alone)
+    verdict: list[str] = field(default_factory=list)  # the game master's lines (sim.verdict), set by the caller
+    # issue 31 item 6: square -> who was defeated there, most often first: [(character id, defeats)]
+    defeated_here: dict[tuple[int, int], list[tuple[str, int]]] = field(default_factory=dict, repr=False)
 
     @property
     def diceless(self) -> bool:
@@ -149,6 +153,10 @@ class Summary:
             "presence": {side: heat.tolist() for side, heat in self.presence.items()},
             "starts": {side: [list(sq) for sq in sqs] for side, sqs in self.starts.items()},
             "replays": self.replays,
+            # issue 31: fields added after the ones above, which stay as they were
+            "verdict": self.verdict,
+            "defeated_here": [{"at": list(sq), "who": [{"id": cid, "defeats": k} for cid, k in who]}
+                              for sq, who in sorted(self.defeated_here.items())],
         }
 
 
@@ -185,7 +193,7 @@ def summarise(enc: Encounter, results: Sequence[RunResult], seed: int, dice: str
                 defeat_heat[y, x] += 1
             for x, y in r.stop_squares:
                 stop_heat[y, x] += 1
-    return Summary(
+    summary = Summary(
         enc.title, n, seed, dice, max_turns, sides,
         sum(1 for r in results if r.winner is None), sum(1 for r in results if r.capped),
         med, q1, q3, turns, chars, sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:8],
@@ -193,6 +201,23 @@ def summarise(enc: Encounter, results: Sequence[RunResult], seed: int, dice: str
         losses_by_turn, _top(decided), _top(before), sum(len(r.defeat_turn) for r in results),
         {r: titles[r] for r, _ in _top(decided) + _top(before) if r in titles}, presence, _starts(enc),
     )
+    summary.defeated_here = _defeated_here(results) if enc.board is not None else {}
+    return summary
+
+
+def _defeated_here(results: Sequence[RunResult]) -> dict[tuple[int, int], list[tuple[str, int]]]:
+    """Per square, who was defeated there and how often, most often first. A run's `defeat_squares`
+    are in the order of its `defeat_turn` (runner._digest adds both at each `defeated` event); a run
+    where a defeated character had no square (the lists differ in length) is left out of this count.
+    A field in the digest naming the square of each defeat (defeat_at: id -> square) would remove
+    that reliance on order (runner.py is issue 30's)."""
+    here: dict[tuple[int, int], Counter[str]] = {}
+    for r in results:
+        if len(r.defeat_squares) != len(r.defeat_turn):
+            continue
+        for cid, (x, y) in zip(r.defeat_turn, r.defeat_squares, strict=True):
+            here.setdefault((int(x), int(y)), Counter())[cid] += 1
+    return {sq: sorted(c.items(), key=lambda kv: (-kv[1], kv[0])) for sq, c in here.items()}
 
 
 def _top(counts: Counter[str]) -> list[tuple[str, int]]:

@@ -34,6 +34,7 @@ from battlemat.io.errors import LoadError
 from battlemat.io.maps import place_characters, placement_problems
 from battlemat.io.outfile import write_file
 from battlemat.io.toml_write import dumps
+from battlemat.labels import AmbiguousName, display_names, find_character, with_article
 from battlemat.sim.runner import RunResult
 from battlemat.sim.stats import Z95, wilson
 
@@ -61,6 +62,26 @@ class Change:
             return f"{self.who}.{self.pair}={self.value}"
         return f"{self.who}.ai={self.ai}"
 
+    def words(self, enc: Encounter, names: Mapping[str, str] | None = None) -> str:
+        """The change as a game master reads it, by name, with the id a file needs in brackets:
+        "remove the Ogre crossbowman (ogre_bolt1)". `enc`: the base encounter (for the rating it had)."""
+        shown = names or display_names(enc.characters)
+        name = with_article(enc.by_id[self.who].name) if self.who in enc.by_id else self.who
+        if shown.get(self.who, "").endswith(f"({self.who})") or self.kind in ("remove", "copy"):
+            name = f"{name} ({self.who})"
+        if self.kind == "remove":
+            return f"remove {name}"
+        if self.kind == "copy":
+            return f"add a copy of {name}"
+        if self.kind == "rating":
+            old = enc.by_id[self.who].base(self.pair) if self.who in enc.by_id else None
+            verb = "set" if old is None or old == self.value else "raise" if self.value > old else "lower"
+            frm = "" if old is None or old == self.value else f" from {old}"
+            return f"{verb} {_possessive(name)} {self.pair}{frm} to {self.value}"
+        if self.ai == "default":
+            return f"{name} fights with the default tactics"
+        return f"{name} fights as {'an' if self.ai[:1] in 'aeiou' else 'a'} {self.ai}"
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -72,6 +93,19 @@ class Variant:
     def text(self) -> str:
         return "; ".join(c.text for c in self.changes)
 
+    def words(self, enc: Encounter) -> str:
+        """Every change in words (Change.words), joined with "; "; "no change" for none."""
+        names = display_names(enc.characters)
+        return "; ".join(c.words(enc, names) for c in self.changes) or "no change"
+
+
+def _possessive(name: str) -> str:
+    """"the Ogre leader's", "Garran's"; a name with its id in brackets keeps them after: "Bandit's (b2)"."""
+    if name.endswith(")") and " (" in name:
+        head, _, tail = name.rpartition(" (")
+        return f"{head}'s ({tail}"
+    return f"{name}'s"
+
 
 def _close(word: str, choices: Sequence[str]) -> str:
     near = difflib.get_close_matches(word, list(choices), n=3, cutoff=0.5)
@@ -79,10 +113,17 @@ def _close(word: str, choices: Sequence[str]) -> str:
 
 
 def _who(enc: Encounter, who: str, spec: str) -> str:
-    if who not in enc.by_id:
-        raise BattlematError(f"variant {spec!r}: no character {who!r}{_close(who, enc.ids)}; "
-                             f"the characters are: {', '.join(enc.ids)}")
-    return who
+    """The id of the character `who` names: its id, or its name as the window shows it (case aside,
+    or a start of it that fits one character alone; labels.find_character)."""
+    try:
+        return find_character(enc.characters, who)
+    except AmbiguousName as exc:
+        if exc.candidates:
+            raise BattlematError(f"variant {spec!r}: {exc}") from None
+        everyone = [f"{c.name} ({c.id})" for c in enc.characters]
+        raise BattlematError(f"variant {spec!r}: no character {who!r}"
+                             f"{_close(who, list(enc.ids) + [c.name for c in enc.characters if c.name != c.id])}; "
+                             f"the characters are: {', '.join(everyone)}") from None
 
 
 def parse_variant(spec: str, enc: Encounter) -> Variant:
