@@ -60,11 +60,13 @@ class Facts:
     its strength and how far it may come aggressively, by number of major losses (nothing else of a
     character changes in a match)."""
 
-    __slots__ = ("known", "aggressive", "_ratings", "_strengths", "_engage")
+    __slots__ = ("known", "aggressive", "aims", "_ratings", "_strengths", "_engage")
 
     def __init__(self, known: MatchMemory) -> None:
         self.known = known
-        self.aggressive = uses.aggressive_halves(known.enc.rules)  # R2: in the rules data's order
+        rules = known.enc.rules
+        self.aggressive = uses.aggressive_halves(rules)  # R2: in the rules data's order
+        self.aims = frozenset(h for h in rules.halves if uses.aims_at_target(rules, h))  # M7, M8
         self._ratings: dict[tuple[CharId, int], Ratings] = {}
         self._strengths: dict[tuple[CharId, int], tuple[int, int, int]] = {}
         self._engage: dict[tuple[CharId, int], int] = {}
@@ -212,7 +214,7 @@ class Table:
         resolver's check sees them (movement.reach from the side's start-of-turn context); empty
         without a board or a square. A half whose moves do not follow its target (uses.aims_at_target:
         all but a charge, M7, and Provoke, M8) has one answer whatever the target."""
-        if target is not None and not uses.aims_at_target(self.rules, use):
+        if target is not None and use not in self.facts.aims:
             target = None
         got = self._reach.get((cid, use, target))
         if got is None:
