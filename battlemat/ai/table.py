@@ -14,7 +14,7 @@ What it answers, worked out on the first question and kept for the turn:
   (S2, S3, S5, L5), `strength` (best ranged, reach and overall attack), `allowance` (M1-M3) and
   `engage_reach` (how far a character may come with a half that makes it aggressive, R2);
 - space: walking `distance` between characters and `walk` between squares (levels, stairs, walls
-  and doors count: movement.walk_field), `adjacent` and `next_to` (M6, P4), `sees` (R4);
+  and doors count: movement.walk_field), `adjacent` and `friends_next_to` (M6, P4), `sees` (R4);
 - the side's reach answers (`reach`: M1-M12, from the side's start-of-turn context, M10: the same
   question the resolver's check asks) and the squares a charge may end on next to a foe
   (`charge_squares`, M7).
@@ -128,7 +128,7 @@ class Table:
         self._ctx: movement.Context | None = None
         self._shooters: tuple[tuple[Character, XY], ...] | None = None
         self._distances: dict[tuple[CharId, CharId], int] = {}
-        self._next: dict[CharId, frozenset[CharId]] = {}
+        self._next: dict[CharId, tuple[CharId, ...]] = {}
         self._reach: dict[tuple[CharId, str, CharId | None], Mapping[XY, int]] = {}
         self._charges: dict[tuple[CharId, CharId], tuple[XY, ...]] = {}
 
@@ -181,16 +181,11 @@ class Table:
         assert board is not None
         return self.walk_field(goal)[sq[1] * board.width + sq[0]]
 
-    def next_to(self, cid: CharId) -> frozenset[CharId]:
-        """Who in the fight stands next to `cid` (no wall between, M6, P4); everyone without a board."""
+    def friends_next_to(self, cid: CharId) -> tuple[CharId, ...]:
+        """The side's characters that stand next to `cid` (M6, P4: a group's size, S7)."""
         got = self._next.get(cid)
         if got is None:
-            here, board = self.at[cid], self.board
-            near = [c.id for c in self.foes + self.friends if c.id != cid]
-            if board is not None and here is not None:
-                at, adjacent = self.at, geometry.adjacent
-                near = [o for o in near if (sq := at[o]) is None or adjacent(board, here, sq)]
-            got = self._next[cid] = frozenset(near)
+            got = self._next[cid] = tuple(c.id for c in self.friends if c.id != cid and self.adjacent(c.id, cid))
         return got
 
     def adjacent(self, a: CharId, b: CharId) -> bool:

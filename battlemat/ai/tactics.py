@@ -234,8 +234,7 @@ def archer(v: View) -> Intent | None:
     shoot, throw = v.my("Shoot"), v.my("Throw")
     if shoot == 0 and throw == 0:
         return brawler(v)
-    near = v.next_to(v.me) if v.board is not None else frozenset()
-    engaged = [f for f in foes if f.id in near]
+    engaged = [f for f in foes if v.board is not None and v.adjacent(v.me, f)]
     if engaged:
         foe = max(engaged, key=v.threat)
         if throw > 0:
@@ -339,7 +338,7 @@ def guardian(v: View) -> Intent | None:
     allies = v.allies()
     if allies:
         weakest = max(allies, key=lambda a: (v.state[a.id].losses, -v.enc.ids.index(a.id)))
-        menacing = [f for f in foes if f.id in v.next_to(weakest)]
+        menacing = [f for f in foes if v.adjacent(f, weakest)]
         if menacing and v.my("Melee") > 0:
             foe = max(menacing, key=v.threat)
             return Intent(v.me.id, "Melee", foe.id, to=None if v.adjacent(v.me, foe) else _toward(v, "Melee", foe))
@@ -349,7 +348,7 @@ def guardian(v: View) -> Intent | None:
         return brawler(v)
     if v.board is None:
         return Intent(v.me.id, block, foe.id)  # without a map there is no ground to hold or cross
-    near = [f for f in foes if f.id in v.next_to(v.me)]
+    near = [f for f in foes if v.adjacent(v.me, f)]
     if near and max(v.my("Melee"), v.my("Press")) > 0:
         return Intent(v.me.id, _strike_back(v), max(near, key=v.threat).id)  # held: strike back
     if v.risk == "cautious" and allies:

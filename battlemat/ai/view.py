@@ -137,15 +137,10 @@ class View:
     def adjacent(self, a: Character, b: Character) -> bool:
         return self.table.adjacent(a.id, b.id)
 
-    def next_to(self, c: Character) -> frozenset[CharId]:
-        """Who stands next to `c` (M6, P4): everyone without a board."""
-        return self.table.next_to(c.id)
-
     def allies_next_to(self, c: Character) -> int:
         """How many of my allies stand next to `c` (a group's size, S7)."""
-        me, side = self.me.id, self.me.side
-        by_id = self.enc.by_id
-        return sum(1 for o in self.table.next_to(c.id) if o != me and by_id[o].side == side)
+        me = self.me.id
+        return sum(1 for a in self.table.friends_next_to(c.id) if a != me)
 
     def sees(self, a: Character, b: Character) -> tuple[bool, int]:
         return self.table.sees(a.id, b.id)
