@@ -106,7 +106,7 @@ class Table:
     """What `side` may know of `state` (see the module's docstring). Characters are named by id."""
 
     __slots__ = ("state", "side", "known", "facts", "enc", "rules", "board", "diagonals", "walk_field", "foes",
-                 "friends", "at", "major", "_ctx", "_shooters", "_distances", "_next", "_reach", "_charges")
+                 "friends", "at", "major", "_ctx", "_shooters", "_fields", "_next", "_reach", "_charges")
 
     def __init__(self, state: MatchState, side: str, known: MatchMemory, facts: Facts | None = None) -> None:
         self.state, self.side, self.known = state, side, known
@@ -127,7 +127,7 @@ class Table:
         self.major: Mapping[CharId, int] = {cid: st.major for cid, st in chars.items()}
         self._ctx: movement.Context | None = None
         self._shooters: tuple[tuple[Character, XY], ...] | None = None
-        self._distances: dict[tuple[CharId, CharId], int] = {}
+        self._fields: dict[CharId, Sequence[int]] = {}  # walking distances to each character's square
         self._next: dict[CharId, tuple[CharId, ...]] = {}
         self._reach: dict[tuple[CharId, str, CharId | None], Mapping[XY, int]] = {}
         self._charges: dict[tuple[CharId, CharId], tuple[XY, ...]] = {}
@@ -163,17 +163,14 @@ class Table:
     def distance(self, a: CharId, b: CharId) -> int:
         """Squares of walking from `a` to `b` (levels and walls count); straight-line distance plus
         100 where no walk leads there; 1 without a board or a square."""
-        got = self._distances.get((a, b))
-        if got is None:
-            pa, pb, board = self.at[a], self.at[b], self.board
-            if board is None or pa is None or pb is None:
-                got = 1
-            else:
-                got = self.walk_field(pb)[pa[1] * board.width + pa[0]]
-                if got >= movement.FAR:
-                    got = 100 + geometry.distance(board, pa, pb, self.diagonals)
-            self._distances[a, b] = got
-        return got
+        pa, pb, board = self.at[a], self.at[b], self.board
+        if board is None or pa is None or pb is None:
+            return 1
+        field = self._fields.get(b)
+        if field is None:
+            field = self._fields[b] = self.walk_field(pb)
+        got = field[pa[1] * board.width + pa[0]]
+        return got if got < movement.FAR else 100 + geometry.distance(board, pa, pb, self.diagonals)
 
     def walk(self, sq: XY, goal: XY) -> int:
         """Squares of walking from `sq` to `goal` (movement.FAR where no walk leads there)."""
