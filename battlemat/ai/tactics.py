@@ -68,7 +68,7 @@ def _toward(v: View, use: str, target: Character) -> XY | None:
 
 def _shooters(v: View, but: Character | None = None) -> list[XY]:
     """Where the foes stand that could shoot or throw at me (R1, R4), except `but`."""
-    return [at for f, at in v.table.shooters() if f is not but]
+    return [at for f, at in v.shooters() if f is not but]
 
 
 def _exposure(v: View, sq: XY, shooters: list[XY]) -> int:

@@ -191,6 +191,10 @@ class View:
         """M1-M3: squares `me` may move using `half` this turn."""
         return self.table.allowance(self.me.id, half)
 
+    def shooters(self) -> tuple[tuple[Character, XY], ...]:
+        """The foes that could shoot or throw at me (R1), with the squares they stand on (R4)."""
+        return self.table.shooters()
+
     def engage_reach(self, c: Character) -> int:
         """How far `c` may come with a half that makes it aggressive (R2), -1 if it has none."""
         return self.table.engage_reach(c.id)
