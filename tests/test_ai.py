@@ -41,7 +41,7 @@ def test_every_tactic_idea_is_legal_turn_after_turn(chars, seed, dice):
         for c in enc.characters:
             if not match.state[c.id].active:
                 continue
-            view = View(match.state, c, random.Random(seed), Memory(), match.memory)
+            view = View.of(match.state, c, random.Random(seed), Memory(), match.memory)
             idea = TACTICS[c.ai or "default"](view)
             if idea is not None:
                 validate_intent(enc, match.state, idea)  # raises IllegalIntent if a tactic cheats

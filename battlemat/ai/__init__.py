@@ -1,7 +1,9 @@
 """NPC and simulation tactics: `Brain(encounter, match.memory).decide(state, rng)` -> one legal Intent each.
 
 Pure: the encounter, the state and the match's own random.Random come in; intents go out through the
-same door as the UI's (validate_intent). A tactic's idea that the rules refuse is retried without its
+same door as the UI's (validate_intent). Each decision works the state out once per side
+(battlemat.ai.table.Table: positions, sight, walking distances, reach, ratings as they stand) and
+every character of the side reads that table. A tactic's idea that the rules refuse is retried without its
 destination, then dropped (the character stays idle) — never passed on illegal.
 """
 
@@ -13,6 +15,7 @@ from types import MappingProxyType
 
 from battlemat.ai import tactics
 from battlemat.ai.baselines import greedy, random_intent
+from battlemat.ai.table import Facts, Table
 from battlemat.ai.view import Memory, View
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent
@@ -44,6 +47,7 @@ class Brain:
         self.enc = enc
         self.known = remember(known, enc)
         self.memory = Memory()
+        self.facts = Facts(self.known)  # each character's figures for the match, read by every turn's tables
         # Why each character held back in the last decision (idle, defending in place, a plan the
         # rules refused): the simulator's log shows them as `ai_note` lines
         self.notes: dict[CharId, str] = {}
@@ -56,10 +60,15 @@ class Brain:
         out: list[Intent] = []
         self.memory.new_turn({s.at for s in state.chars.values() if s.at is not None and s.active})
         self.notes = {}
+        tables: dict[str, Table] = {}  # each side's table of the turn, read by all its characters
         for cid in ids:
             if not state[cid].active:
                 continue
-            view = View(state, self.enc.by_id[cid], rng, self.memory, self.known)
+            me = self.enc.by_id[cid]
+            table = tables.get(me.side)
+            if table is None:
+                table = tables[me.side] = Table(state, me.side, self.known, self.facts)
+            view = View(table, me, rng, self.memory)
             idea = TACTICS[self.tactic_name(cid)](view)
             intent, refused = self._legal(state, idea)
             if refused:

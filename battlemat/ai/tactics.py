@@ -31,11 +31,10 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from battlemat.ai.view import View, weighted_choice
-from battlemat.core import uses
 from battlemat.core.character import Character
 from battlemat.core.geometry import distance, sight
 from battlemat.core.intents import Intent
-from battlemat.core.movement import FAR, level_changes_near
+from battlemat.core.movement import level_changes_near
 from battlemat.core.types import XY
 
 Tactic = Callable[[View], Intent | None]
@@ -50,34 +49,26 @@ def _toward(v: View, use: str, target: Character) -> XY | None:
     if goal is None or here is None or v.board is None:
         return None
     field, w, claimed = v.walk_field(goal), v.board.width, v.memory.claimed
-    # the least (gap left to a square next to the goal, cost, square), compared part by part: most
-    # squares lose on the gap alone
-    gap, cost, best = FAR, 0, None
-    options: list[tuple[int, int, XY]] = []
-    for sq, c in v.reach(use, target.id).items():
-        if sq not in claimed:
-            g = abs(field[sq[1] * w + sq[0]] - 1)
-            options.append((g, c, sq))
-            if g < gap or (g == gap and (best is None or c < cost or (c == cost and sq < best))):
-                gap, cost, best = g, c, sq
-    if best is None or best == here or gap >= abs(field[here[1] * w + here[0]] - 1):
+    # each free square as (gap left to a square next to the goal, cost, square): the least wins
+    options = [(abs(field[sq[1] * w + sq[0]] - 1), c, sq)
+               for sq, c in v.reach(use, target.id).items() if sq not in claimed]
+    if not options:
+        return None
+    gap, _, best = min(options)
+    now = abs(field[here[1] * w + here[0]] - 1)
+    if best == here or gap >= now:
         return None  # no square gets closer than where it stands
     shooters = _shooters(v, target)
     if shooters and v.risk != "reckless":
         slack = 2 if v.risk == "cautious" else 1
-        near = [o for o in options if o[0] <= gap + slack and o[0] < abs(field[here[1] * w + here[0]] - 1)]
+        near = [o for o in options if o[0] <= gap + slack and o[0] < now]
         best = min(near, key=lambda o: (_exposure(v, o[2], shooters), o[0], o[1], o[2]))[2]
     return best
 
 
 def _shooters(v: View, but: Character | None = None) -> list[XY]:
     """Where the foes stand that could shoot or throw at me (R1, R4), except `but`."""
-    out = []
-    for f in v.enemies():
-        at = v.at(f)
-        if at is not None and f is not but and v.strength(f)[0] > 0:
-            out.append(at)
-    return out
+    return [at for f, at in v.shooters() if f is not but]
 
 
 def _exposure(v: View, sq: XY, shooters: list[XY]) -> int:
@@ -162,7 +153,7 @@ def _stand_off(v: View, foe: Character) -> str | None:
     if v.risk == "reckless":
         return None
     theirs = v.strength(foe)[1]
-    allies = sum(1 for a in v.allies() if v.adjacent(a, foe))
+    allies = v.allies_next_to(foe)
     mine = max(v.my("Melee"), v.my("Press")) + v.enc.rules.group_bonus(allies + 1)
     guard = _guard(v)
     held = v.my(guard)
@@ -285,10 +276,8 @@ def _may_engage(v: View, foes: list[Character]) -> bool:
     so the archer throws."""
     if v.board is None:
         return False
-    aggressive = uses.aggressive_halves(v.enc.rules)
     for f in foes:
-        reach = max((v.known.allowance(f, h, v.state[f.id].major) for h in aggressive if v.rating(f, h) > 0),
-                    default=-1)
+        reach = v.engage_reach(f)
         if reach >= 0 and v.distance(f, v.me) <= reach + 1:
             return True
     return False

@@ -1,8 +1,10 @@
 """What one character can see when it decides: foes, friends, ratings, distances, reach.
 
-Pure helpers over the encounter and the state; tactics (battlemat.ai.tactics) read only this.
-With a board, distances, adjacency and sight come from battlemat.core.geometry and destinations
-from the same movement queries the resolver and the UI use; without one, everyone is in reach.
+A thin view over its side's table of the turn (battlemat.ai.table: worked out once per decision and
+side, read by every character of the side) and the Brain's notes (Memory: what allies declared this
+turn, script progress); tactics (battlemat.ai.tactics) read only this. With a board, distances,
+adjacency and sight come from battlemat.core.geometry and destinations from the same movement
+queries the resolver and the UI use; without one, everyone is in reach.
 """
 
 from __future__ import annotations
@@ -11,14 +13,13 @@ import random
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import accumulate
 from typing import Any
 
-from battlemat.core import geometry, movement
+from battlemat.ai.table import Ratings, Table
 from battlemat.core.character import Character
+from battlemat.core.encounter import Encounter
 from battlemat.core.memory import MatchMemory
-from battlemat.core.resolver import start_context
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.core.types import XY, CharId
 
@@ -36,12 +37,10 @@ class Memory:
     claimed: set[XY] = field(default_factory=set)  # squares allies chose to end on this turn
     aimed: dict[CharId, int] = field(default_factory=dict)  # attacks declared at each foe this turn (focus styles)
     aimed_with: dict[tuple[CharId, str], int] = field(default_factory=dict)  # ... by skill half (groups, S7)
-    foes: dict[str, tuple[Character, ...]] = field(default_factory=dict)  # this turn's active foes, by side
 
     def new_turn(self, claimed: set[XY]) -> None:
-        """Forget what held for the last decision: squares claimed, who is still in the fight."""
+        """Forget what held for the last decision: squares claimed, foes aimed at."""
         self.claimed = claimed
-        self.foes.clear()
         self.aimed.clear()
         self.aimed_with.clear()
 
@@ -56,19 +55,27 @@ def weighted_choice(rng: random.Random, population: Sequence[Any], weights: Sequ
 
 
 class View:
-    """One character's view of one decision (a plain class with slots: nine are made a turn)."""
+    """One character's view of one decision (a plain class with slots: nine are made a turn): its
+    side's `table` of the turn, the Brain's notes (`memory`) and the AI's random stream."""
 
-    __slots__ = ("enc", "state", "me", "rng", "memory", "known", "board", "walk_field", "note")
+    __slots__ = ("table", "enc", "state", "me", "rng", "memory", "known", "board", "walk_field", "note", "_mine")
 
-    def __init__(self, state: MatchState, me: Character, rng: random.Random, memory: Memory,
-                 known: MatchMemory) -> None:
-        self.enc = known.enc.fitted(state)  # its board as the state has the doors (core.walls)
-        self.state, self.me, self.rng, self.memory, self.known = state, me, rng, memory, known
-        self.board: Any = self.enc.board  # the encounter's board, or None
-        # Squares of walking to a goal from every square, by node (y * width + x): movement.walk_field,
-        # remembered for the match (MatchMemory.walk_field), on the board as the doors stand
-        self.walk_field = known.walk_field if self.enc is known.enc else partial(known.walk_field, board=self.board)
+    def __init__(self, table: Table, me: Character, rng: random.Random, memory: Memory) -> None:
+        assert table.side == me.side, "a character reads its own side's table"
+        self.table, self.me, self.rng, self.memory = table, me, rng, memory
+        self.enc: Encounter = table.enc  # fitted to the state's doors (core.walls)
+        self.state: MatchState = table.state
+        self.known: MatchMemory = table.known
+        self.board: Any = table.board  # the encounter's board, or None
+        self.walk_field = table.walk_field  # squares of walking to a goal from every square (by node)
         self.note = ""  # why the tactic holds back this turn (idle, or defending in place): the log shows it
+        self._mine: Ratings = table.ratings(me.id)
+
+    @classmethod
+    def of(cls, state: MatchState, me: Character, rng: random.Random, memory: Memory,
+           known: MatchMemory) -> View:
+        """A view with a table of its own (a question asked outside Brain.decide: a test)."""
+        return cls(Table(state, me.side, known), me, rng, memory)
 
     # -- style (core.character.STYLES) -----------------------------------------------------------
     @property
@@ -91,75 +98,52 @@ class View:
         return self.state.turn
 
     def enemies(self) -> list[Character]:
-        side = self.me.side
-        foes = self.memory.foes.get(side)
-        if foes is None:
-            chars = self.state.chars
-            foes = self.memory.foes[side] = tuple(
-                c for c in self.enc.characters if c.side != side and chars[c.id].active)
-        return list(foes)
+        return list(self.table.foes)
 
     def allies(self) -> list[Character]:
-        chars, me = self.state.chars, self.me
-        return [c for c in self.enc.characters if c.side == me.side and c.id != me.id and chars[c.id].active]
+        me = self.me.id
+        return [c for c in self.table.friends if c.id != me]
 
     # -- numbers ---------------------------------------------------------------------------------
     def rating(self, c: Character, half: str) -> int:
         """Base + equipment, less major-loss penalties: what a planner can count on (S2, S5, L5)."""
-        return self.known.figure(c.id, half, self.state.chars[c.id].major)
+        return self.table.ratings(c.id)[half]
 
     def my(self, half: str) -> int:
-        return self.known.figure(self.me.id, half, self.state.chars[self.me.id].major)
+        return self._mine[half]
 
     def threat(self, c: Character) -> int:
         """How dangerous a foe looks: its best attack rating."""
-        return self.strength(c)[2]
+        return self.table.strength(c.id)[2]
 
     def strength(self, c: Character) -> tuple[int, int, int]:
         """A character's best ranged attack (Shoot, Throw), best reach attack (Melee, Press,
         Wrestle) and best of all, as `rating` counts them."""
-        def figure() -> tuple[int, int, int]:
-            r = self.rating
-            ranged = max(r(c, "Shoot"), r(c, "Throw"))
-            reach = max(r(c, "Melee"), r(c, "Press"), r(c, "Wrestle"))
-            return ranged, reach, max(ranged, reach)
-
-        return self.known.strength(c.id, self.state.chars[c.id].major, figure)
+        return self.table.strength(c.id)
 
     # -- space -----------------------------------------------------------------------------------
     def at(self, c: Character | CharId) -> XY | None:
-        return self.state.chars[c if isinstance(c, str) else c.id].at
+        return self.table.at[c if isinstance(c, str) else c.id]
 
     def distance(self, a: Character, b: Character) -> int:
         """Squares of walking between two characters (levels and walls count); straight-line
         distance where no walk leads there."""
-        chars, board = self.state.chars, self.board
-        pa, pb = chars[a.id].at, chars[b.id].at
-        if board is None or pa is None or pb is None:
-            return 1
-        steps = self.walk_field(pb)[pa[1] * board.width + pa[0]]
-        if steps < movement.FAR:
-            return steps
-        return 100 + geometry.distance(board, pa, pb, self.enc.rules.switch_str("diagonals"))
+        return self.table.distance(a.id, b.id)
 
     def walk_to(self, sq: XY, goal: XY) -> int:
         """Squares of walking from `sq` to `goal` (movement.FAR where no walk leads there)."""
-        return self.walk_field(goal)[sq[1] * self.board.width + sq[0]]
+        return self.table.walk(sq, goal)
 
     def adjacent(self, a: Character, b: Character) -> bool:
-        chars = self.state.chars
-        pa, pb = chars[a.id].at, chars[b.id].at
-        if self.board is None or pa is None or pb is None:
-            return True
-        return geometry.adjacent(self.board, pa, pb)
+        return self.table.adjacent(a.id, b.id)
+
+    def allies_next_to(self, c: Character) -> int:
+        """How many of my allies stand next to `c` (a group's size, S7)."""
+        me = self.me.id
+        return sum(1 for a in self.table.friends_next_to(c.id) if a != me)
 
     def sees(self, a: Character, b: Character) -> tuple[bool, int]:
-        chars = self.state.chars
-        pa, pb = chars[a.id].at, chars[b.id].at
-        if self.board is None or pa is None or pb is None:
-            return True, 0
-        seen, cover, _ = geometry.sight(self.board, pa, pb)
-        return seen, cover
+        return self.table.sees(a.id, b.id)
 
     def nearest(self, foes: list[Character]) -> Character | None:
         """A foe to go for: among the closest (within one square of the closest), keep last turn's
@@ -167,7 +151,8 @@ class View:
         simulated fights vary even in diceless play, and the same seed repeats them exactly."""
         if not foes:
             return None
-        dist = {c.id: self.distance(self.me, c) for c in foes}
+        distance, me = self.table.distance, self.me.id
+        dist = {c.id: distance(me, c.id) for c in foes}
         closest = min(dist.values())
         close = [c for c in foes if dist[c.id] <= closest + 1]
         styled = self.styled(close)
@@ -195,11 +180,7 @@ class View:
     def reach(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
         """Squares `me` may end on this turn using `use` (cost by square), as the resolver's check
         sees them: the same `reach`, from the same start-of-turn context; empty without a board."""
-        if self.board is None or self.at(self.me) is None:
-            return {}
-        ctx = start_context(self.enc, self.state, self.me.side, self.known)
-        mover = movement.mover_for(self.known, self.state.chars, self.me.id, use, target)
-        return movement.reach(self.board, self.enc.rules, mover, ctx).costs
+        return self.table.reach(self.me.id, use, target)
 
     def destinations(self, use: str, target: CharId | None = None) -> Mapping[XY, int]:
         """The same, less the squares allies have already chosen this turn."""
@@ -208,18 +189,18 @@ class View:
 
     def allowance(self, half: str) -> int:
         """M1-M3: squares `me` may move using `half` this turn."""
-        return self.known.allowance(self.me, half, self.state.chars[self.me.id].major)
+        return self.table.allowance(self.me.id, half)
+
+    def shooters(self) -> tuple[tuple[Character, XY], ...]:
+        """The foes that could shoot or throw at me (R1), with the squares they stand on (R4)."""
+        return self.table.shooters()
+
+    def engage_reach(self, c: Character) -> int:
+        """How far `c` may come with a half that makes it aggressive (R2), -1 if it has none."""
+        return self.table.engage_reach(c.id)
 
     def charge_reaches(self, target: Character) -> bool:
-        """Whether a Press charge at `target` would end next to it this turn (M7). A charge goes
-        as far as Block or Dodge would (same allowance, same terrain rules) and only picks the
-        straightest of the cheapest ways, so their reach answers the question without a search
-        of its own: the AI asks for it anyway to advance behind a guard."""
-        goal = self.at(target)
-        if self.board is None or goal is None or self.at(self.me) is None:
-            return False
-        if self.allowance("Press") != self.allowance("Dodge"):
-            return False
-        gr = movement.grid(self.board, self.enc.rules.switch_str("diagonals"))
-        reach, claimed, sq = self.reach("Dodge"), self.memory.claimed, gr.sq
-        return any(sq(j) in reach and sq(j) not in claimed for j in gr.zone(goal))  # the few squares next to it
+        """Whether a Press charge at `target` would end next to it this turn (M7) on a square no
+        ally has claimed (Table.charge_squares: Dodge's reach answers it, asked once a turn)."""
+        claimed = self.memory.claimed
+        return any(sq not in claimed for sq in self.table.charge_squares(self.me.id, target.id))
