@@ -141,3 +141,33 @@ def test_a_table_is_built_from_the_state_alone() -> None:
     after = Table(m.state, side, m.memory)
     assert [dict(after.reach(cid, use)) for cid, use in ask] == answers
     assert after.foes == before.foes and after.friends == before.friends
+
+
+def test_a_side_never_learns_what_another_side_declared_in_the_same_decision() -> None:
+    """Secrets stay secret (P1: everyone declares in secret): deciding every side in one call gives
+    each side the intents it chooses when decided alone, after the others, with the same draws. The
+    squares the other side chose to end on and the foes it aimed at are not its to know."""
+    import random
+
+    from battlemat.ai import Brain
+    from battlemat.core.match import Match
+    from battlemat.io.encounter import load_encounter
+
+    differing = 0
+    for name in ("art_gallery", "forest_ambush", "cellar_door"):
+        enc = load_encounter(ROOT / "maps" / f"{name}.toml")
+        m = Match(enc)
+        for turn in range(6):
+            together, apart = Brain(enc), Brain(enc)
+            first, second = enc.sides[0], enc.sides[1]
+            ids_first = [c.id for c in enc.characters if c.side == first]
+            ids_second = [c.id for c in enc.characters if c.side == second]
+            a = together.decide(m.state, random.Random(turn), ids_first + ids_second)
+            rng = random.Random(turn)
+            b = apart.decide(m.state, rng, ids_first) + apart.decide(m.state, rng, ids_second)
+            assert a == b, (name, turn)
+            differing += sum(1 for i in a if i.who in ids_second)
+            if m.outcome().over:
+                break
+            m.play(a)
+    assert differing > 10  # (the second side decided something to compare)

@@ -65,6 +65,7 @@ class Brain:
             if not state[cid].active:
                 continue
             me = self.enc.by_id[cid]
+            self.memory.side(me.side)  # (what its allies declared so far, never its foes)
             table = tables.get(me.side)
             if table is None:
                 table = tables[me.side] = Table(state, me.side, self.known, self.facts)

@@ -38,11 +38,24 @@ class Memory:
     aimed: dict[CharId, int] = field(default_factory=dict)  # attacks declared at each foe this turn (focus styles)
     aimed_with: dict[tuple[CharId, str], int] = field(default_factory=dict)  # ... by skill half (groups, S7)
 
+    # each side's own (claimed, aimed, aimed_with) in the decision being made, and where everyone stood
+    sides: dict[str, tuple[set[XY], dict[CharId, int], dict[tuple[CharId, str], int]]] = field(default_factory=dict)
+    standing: set[XY] = field(default_factory=set)
+
     def new_turn(self, claimed: set[XY]) -> None:
-        """Forget what held for the last decision: squares claimed, foes aimed at."""
-        self.claimed = claimed
-        self.aimed.clear()
-        self.aimed_with.clear()
+        """Forget what held for the last decision: squares claimed, foes aimed at, for every side;
+        `claimed` are the squares taken as the turn begins (everyone's)."""
+        self.standing, self.sides = set(claimed), {}
+        self.claimed, self.aimed, self.aimed_with = set(claimed), {}, {}
+
+    def side(self, name: str) -> None:
+        """From now on read and write what the characters of side `name` declared in this decision
+        (squares claimed, foes aimed at and with which half): a side never learns another side's
+        declarations, as players declare in secret (P1: secrets stay secret)."""
+        got = self.sides.get(name)
+        if got is None:
+            got = self.sides[name] = (set(self.standing), {}, {})
+        self.claimed, self.aimed, self.aimed_with = got
 
 
 def weighted_choice(rng: random.Random, population: Sequence[Any], weights: Sequence[int]) -> Any:
