@@ -85,6 +85,7 @@ class Aids(Layer):
         self.tip: UITooltip | None = None
         self.tip_html: str | None = None
         self.legend_spots: list[tuple[pygame.Rect, overlays.LegendRow]] = []  # where the legend's rows are
+        self.dock_card: pygame.Rect | None = None  # where the predicted turn's summary was drawn (the dock)
         self.sticky: tuple[object, overlays.RegionFill] | None = None
         self.marks: tuple[object, list[overlays.LegendRow]] | None = None
         self.levels: overlays.LevelNumbers | None = None
@@ -321,6 +322,7 @@ class Aids(Layer):
         the summary keeps at least half the column and the legend shows what is left of its top rows."""
         ctx = self.ctx
         self.legend_spots = []
+        self.dock_card = None
         dock = ctx.frame.dock
         if not dock.width:
             return
@@ -336,7 +338,8 @@ class Aids(Layer):
         if g is not None and ctx.player is None:
             bottom = max(room.top + room.height // 2, room.bottom - legend_h - 6)
             area = pygame.Rect(room.x, room.y, room.width, bottom - room.y)
-            free_top = cards.draw_card(surface, g.card, (area.x - 18, area.y - 18), area, area.width).bottom + 6
+            self.dock_card = cards.draw_card(surface, g.card, (area.x - 18, area.y - 18), area, area.width)
+            free_top = self.dock_card.bottom + 6
         if self.legend:
             surface.set_clip(pygame.Rect(dock.x, free_top, dock.width, max(0, dock.bottom - free_top)))
             if rows:

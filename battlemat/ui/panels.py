@@ -1,8 +1,8 @@
 """The pygame_gui widgets around the board: top bar, skill buttons, intents list, log.
 
-`Layout` of the window is computed from its size alone (`frame_rects`), so panels never overlap at
-1280x800 or 1920x1080 and a resize just rebuilds the widgets. Panels hold no game state: the play
-screen tells them what to show.
+`Layout` of the window is computed from its size alone (`frame_rects`), so panels never overlap or
+clip from 1000x640 to 3840x2160 (tests/test_ui_table.py) and a resize just rebuilds the widgets.
+Panels hold no game state: the play screen tells them what to show.
 """
 
 from __future__ import annotations
