@@ -85,6 +85,7 @@ class Aids(Layer):
         self.tip: UITooltip | None = None
         self.tip_html: str | None = None
         self.legend_spots: list[tuple[pygame.Rect, overlays.LegendRow]] = []  # where the legend's rows are
+        self.dock_card: pygame.Rect | None = None  # where the predicted turn's summary was drawn (the dock)
         self.sticky: tuple[object, overlays.RegionFill] | None = None
         self.marks: tuple[object, list[overlays.LegendRow]] | None = None
         self.levels: overlays.LevelNumbers | None = None
@@ -152,6 +153,7 @@ class Aids(Layer):
             labels = labels_by_id(ctx.enc.characters)
             view = ctx.side.view
             view.ids = frozenset(labels)
+            view.names = {c.id: c.name for c in ctx.enc.characters}
             view.rules = ctx.enc.rules
             view.words = self.log_words
             ctx.side.set_cast([(c.id, f"{labels[c.id]} {c.name}") for c in ctx.enc.characters])
@@ -175,6 +177,11 @@ class Aids(Layer):
         """(what the pointer is on, words for the status line, HTML of a rule tip)."""
         ctx = self.ctx
         pos = ctx.mouse
+        if ctx.frame.dock.collidepoint(pos):
+            for rect, row in self.legend_spots:
+                if rect.collidepoint(pos):
+                    return self._rule_said(("legend", row.words), row.words, row.rule)
+            return ("dock",), None, None
         if ctx.frame.board.collidepoint(pos):
             return self._pointed_on_board(pos)
         if ctx.side is not None and ctx.frame.side.collidepoint(pos):
@@ -190,15 +197,14 @@ class Aids(Layer):
                 return ("log", line), line, None
             return ("side",), None, None
         if ctx.top is not None and ctx.frame.top.collidepoint(pos):
+            if ctx.top.title.get_abs_rect().collidepoint(pos) and ctx.top.full_title:
+                return ("title",), ctx.top.full_title, None  # the whole title, however narrow the window
             for btn in ctx.top.buttons.values():
                 if btn.get_abs_rect().collidepoint(pos):
                     return ("top", btn.text), f"{btn.text}: {btn.tool_tip_text}", None
         return None, None, None
 
     def _pointed_on_board(self, pos: tuple[int, int]) -> tuple[object, str | None, str | None]:
-        for rect, row in self.legend_spots:
-            if rect.collidepoint(pos):
-                return self._rule_said(("legend", row.words), row.words, row.rule)
         card = self.card
         if card is not None and card.held and card.rect.collidepoint(pos):
             rid = card_rule_at(card, pos, self.ctx.enc.rules.entries)
@@ -248,7 +254,7 @@ class Aids(Layer):
 
     def aid_rule_at(self, pos: tuple[int, int]) -> str | None:
         """The rule ID of the legend row or of the held card's line under a screen point (a click there
-        opens its entry in the rules panel)."""
+        opens its entry in the rules panel; anywhere else on a card, a click is the board's)."""
         for rect, row in self.legend_spots:
             if rect.collidepoint(pos):
                 return row.rule or None
@@ -257,24 +263,26 @@ class Aids(Layer):
             return card_rule_at(card, pos, self.ctx.enc.rules.entries)
         return None
 
-    def on_aid(self, pos: tuple[int, int]) -> bool:
-        """Whether a screen point is on the legend or a held card: a click there is not a board click."""
-        card = self.card
-        return any(r.collidepoint(pos) for r, _ in self.legend_spots) or (
-            card is not None and card.held and card.rect.collidepoint(pos))
-
     # -- cards that hold still under the pointer (the board's hover) ------------------------------
     def hover(self, surface: pygame.Surface) -> bool:
         """The held card, while the pointer is on it, instead of the board's hover."""
         cm = self.ctx.cards
         card = cm.card
         if card is not None and (card.held or time.monotonic() - card.at < GRACE) \
-                and card.rect.collidepoint(self.ctx.mouse):
+                and card.rect.collidepoint(self.ctx.mouse) and not self._token_beneath(card):
             card.held = True  # the pointer reached the card: it stays while the pointer is on it
             cards.draw_card(surface, card.lines, card.anchor, card.bounds, card.max_width)
             return True
         cm.drawn = None
         return False
+
+    def _token_beneath(self, card: ShownCard) -> bool:
+        """Whether the pointer on a card is over a token the card covers (and not on a rule ID of the
+        card): the token's hover wins and the card gives way, so a card never hides the foe about to
+        be clicked."""
+        pos = self.ctx.mouse
+        return self.board.token_under(pos) is not None and \
+            card_rule_at(card, pos, self.ctx.enc.rules.entries) is None
 
     def after_hover(self, surface: pygame.Surface) -> None:
         """Hazards on the hovered route; the card drawn by the board's hover is the one to hold, or
@@ -309,19 +317,38 @@ class Aids(Layer):
                 self._draw_warning(surface, w)
 
     def over_board(self, surface: pygame.Surface) -> None:
-        """The legend, at the bottom left of the board (above the timeline's strip when it shows)."""
+        """The dock column beside the board (panels.Frame.dock): the predicted turn's summary at its
+        top (P, prediction.py), the legend at its bottom. Never over the board; when both do not fit,
+        the summary keeps at least half the column and the legend shows what is left of its top rows."""
         ctx = self.ctx
         self.legend_spots = []
+        self.dock_card = None
+        dock = ctx.frame.dock
+        if not dock.width:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(dock)
+        surface.fill(theme.BG, dock)
+        pygame.draw.line(surface, theme.PANEL_EDGE, dock.topright, (dock.right, dock.bottom - 1))
+        room = dock.inflate(-12, -12)
+        rows = self.legend_rows() if self.legend else []
+        legend_h = self.legend_art.height_of(rows, room.width) if rows else 0
+        free_top = room.top
+        g = ctx.ghost
+        if g is not None and ctx.player is None:
+            bottom = max(room.top + room.height // 2, room.bottom - legend_h - 6)
+            area = pygame.Rect(room.x, room.y, room.width, bottom - room.y)
+            self.dock_card = cards.draw_card(surface, g.card, (area.x - 18, area.y - 18), area, area.width)
+            free_top = self.dock_card.bottom + 6
         if self.legend:
-            clip = surface.get_clip()
-            surface.set_clip(ctx.frame.board)
-            b = ctx.frame.board
-            bottom = b.bottom - 8
-            if self.strip.shown(ctx.session.where()):
-                self.strip.place(b)
-                bottom = self.strip.rect.top - 6
-            self.legend_spots = self.legend_art.draw(surface, self.legend_rows(), (b.x + 8, bottom))
-            surface.set_clip(clip)
+            surface.set_clip(pygame.Rect(dock.x, free_top, dock.width, max(0, dock.bottom - free_top)))
+            if rows:
+                self.legend_spots = [(r, row) for r, row in self.legend_art.draw(
+                    surface, rows, (room.x, room.bottom), room.width) if r.top >= free_top]
+            else:
+                surface.blit(theme.text("Legend (L): nothing marked here", 13, theme.TEXT_DIM),
+                             (room.x + 4, room.bottom - 20))
+        surface.set_clip(clip)
 
     def sticky_zone(self) -> overlays.RegionFill | None:
         """M6: the squares next to the foes whose known intents are sticky, while the selected mover's

@@ -22,6 +22,7 @@ from battlemat.core.state import CharacterState
 from battlemat.core.types import XY, CharId
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
+from battlemat.ui.logbook import is_idle
 from battlemat.ui.overlays import Pen, arrow
 
 DURATIONS = {
@@ -91,7 +92,7 @@ class Player:
         started: list[Event] = []
         self.t += dt
         while self.index < len(self.events) and self.t >= self.current and not self.waiting:
-            if self.step_mode and self.started:
+            if self.step_mode and self.started and not self._same_line(self.index):
                 self.waiting = True
                 break
             ev = self.events[self.index]
@@ -103,6 +104,12 @@ class Player:
         if self.step_mode and self.index >= len(self.events) and self.t >= self.current:
             self.waiting = False
         return started
+
+    def _same_line(self, i: int) -> bool:
+        """Whether event `i` is shown on one line with the one before (a run of idle characters,
+        logbook.event_entries): step mode starts the whole run with one key press."""
+        return 0 < i < len(self.events) and is_idle(self.events[i]) and is_idle(self.events[i - 1]) \
+            and self.events[i].turn == self.events[i - 1].turn
 
     def advance(self) -> None:
         """Step mode: the next key press starts the next event."""

@@ -1,7 +1,8 @@
 """Floating cards: a character's sheet on hover, a predicted contest, why a square is refused.
 
 A card is a list of styled lines; `draw_card` places it next to the mouse but always inside the
-board view, so it never covers the side panel.
+board view, so it never covers the side panel. A card never takes a click: a click on it is the
+board's (its rule IDs aside, which open their rule: aids.py).
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def draw_card(screen: pygame.Surface, lines: Sequence[Line], anchor: tuple[int, 
               max_width: int = 420) -> pygame.Rect:
     surfaces = [s for ln in lines for s in _fitted(ln, max_width - 20)]
     w = min(max_width, max((s.get_width() for s in surfaces), default=0)) + 20
-    h = sum(s.get_height() + 1 for s in surfaces) + 16
+    h = min(sum(s.get_height() + 1 for s in surfaces) + 16, bounds.height)  # longer: cut at the bottom
     rect = pygame.Rect(anchor[0] + 18, anchor[1] + 18, w, h)
     if rect.right > bounds.right:
         rect.right = anchor[0] - 12

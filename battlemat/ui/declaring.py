@@ -10,17 +10,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from battlemat.core import uses
+from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.intents import Intent
 from battlemat.core.movement import Reach
 from battlemat.core.ranges import bands
-from battlemat.core.rating import Modifier
+from battlemat.core.rating import Modifier, standing
 from battlemat.core.rules import Half
 from battlemat.core.types import XY, CharId
 from battlemat.log import describe_intent
 from battlemat.ui import overlays, theme
 from battlemat.ui.context import MovePreview, PlayContext, Selection
-from battlemat.ui.move_preview import reach_for, refusal_text
+from battlemat.ui.move_preview import allowance_of, reach_for, refusal_text
 
 
 def takes_target(half: Half) -> bool:
@@ -206,3 +207,22 @@ class Declaring:
             self.ctx.preview.bands = overlays.RangeBands(self.ctx.layout, origin, rings, diagonals)
             self.ctx.preview.bands_key = key
         return self.ctx.preview.bands
+
+
+def skill_words(enc: Encounter, who: CharId, half: str, major: int) -> tuple[str, str]:
+    """(label, tooltip) of one skill button: allowance (M1-M3, from the movement code), phase (P)
+    and rating, each as the rules data and the core give them."""
+    c = enc.by_id[who]
+    h = enc.rules.halves[half]
+    mv = allowance_of(enc, who, half, major)
+    moving = allowance_of(enc, who, half, major, moving_shot=True) if h.moving_allowance else mv
+    moves = f"{mv}/{moving}" if moving != mv else str(mv)  # M1: Shoot may move at -1
+    if h.act == "item":
+        kinds = list(enc.rules.item_move.items())
+        needs = ", ".join(f"{n} if it needs {k}" if i == 0 else f"{n} if {k}" for i, (k, n) in enumerate(kinds[1:]))
+        return (f"{half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r0",
+                f"Use an item: move {kinds[0][1]} ({needs}); {h.defense} (C5)")
+    rating = standing(enc.rules, c, half, major)  # the effective rating as it stands (text line 15)
+    return (f"{half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r{rating}",
+            f"{half}: moves {mv} square(s) (M1), acts in {h.phase} (rule P), "
+            f"rating {rating} (base {c.base(h.pair)} with equipment, talent and major losses: S2-S5, L5)")

@@ -199,14 +199,14 @@ class LessonScreen(PlayScreen):
         """The play screen's layout with the board shortened by the lesson panel, which sits under it."""
         super().resize(size)
         ctx = self.ctx
-        b = ctx.frame.board
-        board = pygame.Rect(b.x, b.y, b.width, max(120, b.height - PANEL_H))
-        ctx.frame = replace(ctx.frame, board=board)
-        ctx.cam.set_view(board.x, board.y, board.width, board.height)
+        b = ctx.frame.stage
+        stage = pygame.Rect(b.x, b.y, b.width, max(120, b.height - PANEL_H))
+        ctx.frame = replace(ctx.frame, stage=stage, board=stage.copy())  # the docked parts share what is left
+        self.dock()
         ctx.cam.fit(ctx.art.width, ctx.art.height)
         if self.lesson_panel is not None:
             self.lesson_panel.kill()
-        self.lesson_panel = LessonPanel(self.manager, pygame.Rect(b.x, board.bottom, b.width, b.bottom - board.bottom))
+        self.lesson_panel = LessonPanel(self.manager, pygame.Rect(b.x, stage.bottom, b.width, b.bottom - stage.bottom))
         self.refresh_lesson()
 
     @property

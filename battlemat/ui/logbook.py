@@ -117,6 +117,42 @@ def event_entry(ev: Event, ids: Collection[str], rules: Rules, words: Callable[[
     return Entry(ev.turn, "event", actors(ev, ids), f"{body}{cited}{house_html(ev, rules)}<br>", plain)
 
 
+def is_idle(ev: Event) -> bool:
+    """A character's intent event saying it does nothing this turn (resolve.py: use None)."""
+    return ev.type == "intent" and ev.data.get("use") is None
+
+
+def event_entries(events: Iterable[Event], ids: Collection[str], rules: Rules, words: Callable[[Event], str],
+                  names: Mapping[str, str]) -> list[Entry | None]:
+    """The log entries of events in order; a run of idle characters is one line ('Brin, Kwirt idle'):
+    the events stay one per character, only the log groups them."""
+    out: list[Entry | None] = []
+    run: list[Event] = []
+
+    def flush() -> None:
+        if len(run) > 1:
+            who = [str(ev.data.get("who")) for ev in run]
+            plain = f"{', '.join(names.get(w, w) for w in who)} idle"
+            out.append(Entry(run[0].turn, "event", frozenset(who) & frozenset(ids) or frozenset(who),
+                             f"<font color='{hexc(EVENT_COLOURS['intent'])}'>{html.escape(plain)}</font><br>",
+                             plain))
+        elif run:
+            out.append(event_entry(run[0], ids, rules, words))
+        run.clear()
+
+    for ev in events:
+        if is_idle(ev) and (not run or run[-1].turn == ev.turn):
+            run.append(ev)
+            continue
+        flush()
+        if is_idle(ev):
+            run.append(ev)
+        else:
+            out.append(event_entry(ev, ids, rules, words))
+    flush()
+    return out
+
+
 def note_entry(words: str, color: theme.Color = theme.TEXT_DIM) -> Entry:
     return Entry(None, "note", frozenset(), f"<font color='{hexc(color)}'>{html.escape(words)}</font><br>", words)
 

@@ -405,29 +405,47 @@ class Legend:
 
     def __init__(self, title: str = "Legend (L)") -> None:
         self.title = title
-        self._key: tuple[LegendRow, ...] | None = None
+        self._key: tuple[tuple[LegendRow, ...], int] | None = None
         self._surface: pygame.Surface | None = None
         self._rects: list[pygame.Rect] = []
 
+    def height_of(self, rows: Sequence[LegendRow], max_width: int = 10_000) -> int:
+        """The legend's height with these rows (rendered now, kept for `draw`)."""
+        if not rows:
+            return 0
+        if (tuple(rows), max_width) != self._key:
+            self._key = (tuple(rows), max_width)
+            self._surface, self._rects = _render_legend(rows, self.title, max_width)
+        assert self._surface is not None
+        return self._surface.get_height()
+
     def draw(self, screen: pygame.Surface, rows: Sequence[LegendRow],
-             corner: tuple[int, int]) -> list[tuple[pygame.Rect, LegendRow]]:
-        """Draw it with its bottom-left corner at `corner`; returns each row's screen rectangle."""
+             corner: tuple[int, int], max_width: int = 10_000) -> list[tuple[pygame.Rect, LegendRow]]:
+        """Draw it with its bottom-left corner at `corner`, no wider than `max_width` (a row's words
+        end in an ellipsis, its rule ID kept); returns each row's screen rectangle."""
         if not rows:
             return []
-        if tuple(rows) != self._key:
-            self._key = tuple(rows)
-            self._surface, self._rects = _render_legend(rows, self.title)
+        if (tuple(rows), max_width) != self._key:
+            self._key = (tuple(rows), max_width)
+            self._surface, self._rects = _render_legend(rows, self.title, max_width)
         assert self._surface is not None
         top = corner[1] - self._surface.get_height()
         screen.blit(self._surface, (corner[0], top))
         return [(r.move(corner[0], top), row) for r, row in zip(self._rects, rows, strict=True)]
 
 
-def _render_legend(rows: Sequence[LegendRow], title: str) -> tuple[pygame.Surface, list[pygame.Rect]]:
+def _render_legend(rows: Sequence[LegendRow], title: str,
+                   max_width: int = 10_000) -> tuple[pygame.Surface, list[pygame.Rect]]:
     heading = theme.text(title, 14, theme.ACCENT, True)
-    texts = [theme.text(r.words + (f" ({r.rule})" if r.rule else ""), 13, theme.TEXT) for r in rows]
-    row_h = max(18, max(t.get_height() for t in texts) + 3)
     sw = 26
+    room = max_width - sw - 8 - 16
+    face = theme.font(13)
+    texts = []
+    for r in rows:
+        tail = f" ({r.rule})" if r.rule else ""
+        words = theme.ellipsized(r.words, face, room - face.size(tail)[0])
+        texts.append(theme.text(words + tail, 13, theme.TEXT))
+    row_h = max(18, max(t.get_height() for t in texts) + 3)
     width = max(heading.get_width(), max(t.get_width() for t in texts) + sw + 8) + 16
     height = heading.get_height() + 8 + row_h * len(rows) + 8
     box = pygame.Surface((width, height), pygame.SRCALPHA)

@@ -1,15 +1,15 @@
 """The pygame_gui widgets around the board: top bar, skill buttons, intents list, log.
 
-`Layout` of the window is computed from its size alone (`frame_rects`), so panels never overlap at
-1280x800 or 1920x1080 and a resize just rebuilds the widgets. Panels hold no game state: the play
-screen tells them what to show.
+`Layout` of the window is computed from its size alone (`frame_rects`), so panels never overlap or
+clip from 1000x640 to 3840x2160 (tests/test_ui_table.py) and a resize just rebuilds the widgets.
+Panels hold no game state: the play screen tells them what to show.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, replace
 
 import pygame
 import pygame_gui
@@ -21,30 +21,69 @@ from battlemat.core.events import Event
 from battlemat.core.rules import Rules
 from battlemat.log import house_mark
 from battlemat.ui import theme
-from battlemat.ui.logbook import Entry, LogBook, event_entry, note_entry, raw_entry
+from battlemat.ui.logbook import Entry, LogBook, event_entries, note_entry, raw_entry
 
-TOP_H = 44
+TOP_H = 44  # one row of the top bar: the title and the buttons beside it
+TOP_ROW2 = 36  # the buttons' own row, when the title and the buttons do not fit on one
 STATUS_H = 26
+TITLE_MIN = 300  # the title's room beside the buttons before they move to a row of their own
+BUTTON_PAD = 20  # a top button's width beyond its label's
+DOCK_MIN, DOCK_MAX = 250, 340  # the dock column beside the board (the legend, the predicted turn)
+STRIP_H = 68  # the timeline's strip under the board (timeline.HEIGHT and its margins)
+
+
 @dataclass(frozen=True)
 class Frame:
-    """Screen rectangles of the window's parts."""
+    """Screen rectangles of the window's parts. `stage` is the area left of the side panel between
+    the top bar and the status line; the board view takes what the docked parts leave of it: the
+    dock column on its left (the legend, the predicted turn: `dock`, empty when nothing is docked)
+    and the timeline's strip under it (`strip`). Nothing is drawn over the board but what belongs
+    to a square or a token (a hover card, a warning)."""
 
     top: pygame.Rect
     board: pygame.Rect
     status: pygame.Rect
     side: pygame.Rect
     scale: float
+    stage: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    dock: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    strip: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+
+    def docked(self, dock: bool, strip: bool) -> Frame:
+        """This frame with the dock column and the timeline's strip taken from the stage (or not)."""
+        st = self.stage
+        dw = max(DOCK_MIN, min(DOCK_MAX, round(st.width * 0.26))) if dock else 0
+        sh = STRIP_H if strip else 0
+        board = pygame.Rect(st.x + dw, st.y, st.width - dw, st.height - sh)
+        return replace(self, board=board, dock=pygame.Rect(st.x, st.y, dw, st.height),
+                       strip=pygame.Rect(board.x, board.bottom, board.width, sh))
 
 
-def frame_rects(w: int, h: int) -> Frame:
-    """The side panel takes 30% of the width, so a wider window gives the log longer lines."""
-    scale = 1.0 if w < 1600 else 1.15
+def button_widths(scale: float) -> list[int]:
+    """Each top button's width: its label's, in the widgets' font (theme.gui_theme), and a margin."""
+    size = max(12, round(14 * scale))
+    if not pygame.font.get_init():  # (a layout asked before any window: the fonts measure all the same)
+        pygame.font.init()
+    return [theme.font(size).size(label)[0] + BUTTON_PAD for _, label, _ in TOP_BUTTONS]
+
+
+def top_height(w: int, scale: float) -> int:
+    """One row when the title keeps TITLE_MIN pixels beside the buttons, else a row for each."""
+    need = sum(button_widths(scale)) + 4 * len(TOP_BUTTONS) + 8
+    return TOP_H if need + TITLE_MIN <= w else TOP_H + TOP_ROW2
+
+
+def frame_rects(w: int, h: int, scale: float | None = None) -> Frame:
+    """The side panel takes 30% of the width, so a wider window gives the log longer lines. `scale`:
+    the widgets' font scale (the window's theme is made once, for the size it opened at)."""
+    scale = scale if scale is not None else 1.0 if w < 1600 else 1.15
     side_w = max(340, round(w * 0.3))
-    top = pygame.Rect(0, 0, w, TOP_H)
-    side = pygame.Rect(w - side_w, TOP_H, side_w, h - TOP_H)
-    board = pygame.Rect(0, TOP_H, w - side_w, h - TOP_H - STATUS_H)
+    top_h = top_height(w, scale)
+    top = pygame.Rect(0, 0, w, top_h)
+    side = pygame.Rect(w - side_w, top_h, side_w, h - top_h)
+    board = pygame.Rect(0, top_h, w - side_w, h - top_h - STATUS_H)
     status = pygame.Rect(0, h - STATUS_H, w - side_w, STATUS_H)
-    return Frame(top, board, status, side, scale)
+    return Frame(top, board, status, side, scale, stage=board.copy())
 
 
 HELP_HTML = (
@@ -86,25 +125,44 @@ TOP_BUTTONS = (
 
 
 class TopBar:
-    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
+    """The title and the buttons: each button as wide as its label; when the title would be left
+    less than TITLE_MIN pixels, the buttons take a row of their own under it (`top_height`). A title
+    wider than its room ends in an ellipsis; the whole title is `full_title` (the status line says
+    it when the pointer is on the title)."""
+
+    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect, scale: float = 1.0) -> None:
         # An invisible container: the play screen paints the opaque background itself, which
         # costs a fill instead of an alpha blit of a window-wide panel every frame.
         self.panel = UIContainer(rect, manager)
         self.buttons: dict[str, UIButton] = {}
         self.epoch = 0  # bumped on every change we make, so the app knows when to redraw the panels
-        bw = max(56, min(80, (rect.width - 220) // len(TOP_BUTTONS) - 4))  # narrower in a narrow window
-        x = rect.width - len(TOP_BUTTONS) * (bw + 4) - 6
-        self.title = UILabel(pygame.Rect(8, 4, max(120, x - 16), rect.height - 12), "", manager,
+        self.scale = scale
+        self.full_title = ""
+        widths = button_widths(scale)
+        two_rows = rect.height > TOP_H
+        row_w = sum(widths) + 4 * len(widths)
+        x = 8 if two_rows else rect.width - row_w - 6
+        y, bh = (TOP_H - 4, TOP_ROW2 - 8) if two_rows else (6, TOP_H - 16)
+        title_w = rect.width - 16 if two_rows else x - 16
+        self.title = UILabel(pygame.Rect(8, 4, title_w, TOP_H - 12), "", manager,
                              container=self.panel, object_id=ObjectID("#toptitle"))
-        for key, label, tip in TOP_BUTTONS:
-            self.buttons[key] = UIButton(pygame.Rect(x, 6, bw, rect.height - 16), label, manager,
+        for (key, label, tip), bw in zip(TOP_BUTTONS, widths, strict=True):
+            self.buttons[key] = UIButton(pygame.Rect(x, y, bw, bh), label, manager,
                                          container=self.panel, tool_tip_text=tip)
             x += bw + 4
 
+    def title_room(self) -> int:
+        """Pixels the title's words may take (the label's width less its padding, #toptitle)."""
+        return self.title.rect.width - 2 * 8 - 4
+
     def set_title(self, words: str) -> None:
-        if self.title.text != words:
-            self.title.set_text(words)
-            self.epoch += 1
+        if words == self.full_title:
+            return
+        self.full_title = words
+        shown = theme.ellipsized(words, theme.font(round(18 * self.scale), True), self.title_room())
+        if self.title.text != shown:
+            self.title.set_text(shown)
+        self.epoch += 1
 
     def set_toggle(self, key: str, on: bool) -> None:
         b = self.buttons[key]
@@ -121,8 +179,9 @@ class Sidebar:
     (battlemat.ui.logbook), so it is drawn again in any of those ways, and after a resize."""
 
     def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect, book: LogBook | None = None,
-                 view: LogView | None = None) -> None:
+                 view: LogView | None = None, scale: float = 1.0) -> None:
         self.manager = manager
+        self.scale = scale
         self.rect = rect
         self.panel = UIContainer(rect, manager)
         self.view = view or LogView()
@@ -132,18 +191,20 @@ class Sidebar:
                            object_id=ObjectID("#title"))
         self.hint = UILabel(pygame.Rect(8, 32, w, 20), "Tab or click a token to select", manager,
                             container=self.panel, object_id=ObjectID("#dim"))
+        short = rect.height < 720  # a short window: tighter skill rows and intents list, so the log keeps lines
         self.skill_top = 56
-        self.skill_h = 28
+        self.skill_h = 24 if short else 28
+        self.skill_gap = 2 if short else 4
         self.skill_cols = 2
         self.skill_rows = 9
         self.skill_buttons: list[tuple[str, UIButton]] = []
-        y = self.skill_top + self.skill_rows * (self.skill_h + 4) + 4
+        y = self.skill_top + self.skill_rows * (self.skill_h + self.skill_gap) + 4
         self.help = UITextBox(HELP_HTML, pygame.Rect(8, self.skill_top, w, y - self.skill_top - 6), manager,
                               container=self.panel)
         self.intents_heading = UILabel(pygame.Rect(8, y, w, 26), "Declared intents", manager, container=self.panel,
                                        object_id=ObjectID("#heading"))
         y += 28
-        list_h = max(96, min(190, (rect.height - y) // 3))
+        list_h = max(66 if short else 96, min(190, (rect.height - y) // 3))
         self.intents = UISelectionList(pygame.Rect(8, y, w, list_h), [], manager, container=self.panel)
         y += list_h + 6
         bw = (w - 8) // 3
@@ -281,14 +342,28 @@ class Sidebar:
         bw = (w - (cols - 1) * 4) // cols
         for i, (half, label, tip, chosen) in enumerate(entries[: cols * self.skill_rows]):
             r, c = divmod(i, cols)
-            rect = pygame.Rect(8 + c * (bw + 4), self.skill_top + r * (self.skill_h + 4), bw, self.skill_h)
-            btn = UIButton(rect, label, self.manager, container=self.panel, tool_tip_text=tip,
+            rect = pygame.Rect(8 + c * (bw + 4), self.skill_top + r * (self.skill_h + self.skill_gap), bw, self.skill_h)
+            btn = UIButton(rect, self.fitted_label(label, bw), self.manager, container=self.panel, tool_tip_text=tip,
                            object_id=ObjectID("#skill", "@skill"))
             if chosen:
                 btn.select()
             if self.view.big:
                 btn.hide()
             self.skill_buttons.append((half, btn))
+
+    def fitted_label(self, label: str, width: int) -> str:
+        """A skill button's label as it fits its button (the @skill font and padding, theme.py): whole,
+        then without 'sq', then cut with an ellipsis (the tooltip and the status line say it all)."""
+        face = theme.font(max(12, round(13 * self.scale)))
+        room = width - 2 * 6 - 4
+        if face.size(label)[0] <= room:
+            return label
+        return theme.ellipsized(label.replace(" sq \u00b7", " \u00b7"), face, room)
+
+    def set_hint(self, words: str) -> None:
+        """The line under the selected character's name, cut to the panel's width."""
+        self.hint.set_text(theme.ellipsized(words, theme.font(max(12, round(14 * self.scale))),
+                                            self.hint.rect.width - 8))
 
     def skill_of(self, element: object) -> str | None:
         return next((h for h, b in self.skill_buttons if b is element), None)
@@ -314,7 +389,7 @@ class Sidebar:
         if rules is None:
             self.add([raw_entry(event_html(ev)) for ev in events if event_html(ev)])
             return
-        self.add([event_entry(ev, ids, rules, words) for ev in events])
+        self.add(event_entries(events, ids, rules, words, self.view.names))
 
     def log_text(self, words: str, color: theme.Color = theme.TEXT_DIM) -> None:
         self.add([note_entry(words, color)])
@@ -441,6 +516,7 @@ class LogView:
     newest_first: bool = False
     big: bool = False
     ids: frozenset[str] = field(default=frozenset(), repr=False)
+    names: Mapping[str, str] = field(default_factory=dict, repr=False)  # id -> name, for grouped lines
     rules: Rules | None = field(default=None, repr=False)
     words: Callable[[Event], str] = field(default=lambda ev: ev.text, repr=False)
 

@@ -19,11 +19,8 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UITextEntryLine
 
-from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError, IllegalIntent
 from battlemat.core.intents import Intent
-from battlemat.core.rating import standing
-from battlemat.core.types import CharId
 from battlemat.log import describe_intent
 from battlemat.ui import input as keys
 from battlemat.ui import theme
@@ -31,14 +28,13 @@ from battlemat.ui.aids import Aids
 from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.context import MovePreview, PlayContext, Selection, Services
-from battlemat.ui.declaring import Declaring, takes_target
+from battlemat.ui.declaring import Declaring, skill_words, takes_target
 from battlemat.ui.doors import DOOR_HELP, GmDoors
 from battlemat.ui.drag import Dragging
 from battlemat.ui.files import Files, autosave_for
 from battlemat.ui.idle import AskIdle
 from battlemat.ui.knowledge import GM
 from battlemat.ui.layout import Layout
-from battlemat.ui.move_preview import allowance_of
 from battlemat.ui.panels import Sidebar, TopBar, frame_rects
 from battlemat.ui.prediction import Ghosts
 from battlemat.ui.renderer import MapArt, build_art
@@ -62,6 +58,7 @@ class PlayScreen:
 
     def __init__(self, session: Session, services: Services, size: tuple[int, int]) -> None:
         art = build_art(session.board, map_file_of(session))
+        self.ui_scale = frame_rects(*size).scale  # the widgets' theme is made for the first size (App)
         self.ctx = ctx = PlayContext(session, services, art, frame_rects(*size))
         ctx.refresh = self.refresh_panels
         self.manager = services.manager
@@ -93,6 +90,11 @@ class PlayScreen:
     def load_session(self, session: Session, pending: list[tuple[Intent, ...]] | None = None) -> None:
         art = build_art(session.board, map_file_of(session))  # first: a map it cannot draw leaves the game as it was
         self._show(session, art, pending)
+        # nothing said of the game before stays: the status line, the pointer's subject, a held card
+        self.ctx.cards.card = self.ctx.cards.drawn = None
+        self.aids.subject = None
+        if not self.pending:
+            self.ctx.set_status(*self.time.turn_status())
 
     def _show(self, session: Session, art: MapArt, pending: list[tuple[Intent, ...]] | None) -> None:
         ctx = self.ctx
@@ -121,17 +123,31 @@ class PlayScreen:
         kept = (ctx.side.book, ctx.side.view) if ctx.side is not None else (None, None)  # the log, as shown
         if ctx.side is not None:
             ctx.side.panel.kill()
-        ctx.frame = frame_rects(*size)
+        ctx.frame = frame_rects(*size, scale=self.ui_scale)
         self.manager.set_window_resolution(size)
-        ctx.top = TopBar(self.manager, ctx.frame.top)
-        ctx.side = Sidebar(self.manager, ctx.frame.side, *kept)
-        b = ctx.frame.board
-        ctx.cam.set_view(b.x, b.y, b.width, b.height)
+        ctx.top = TopBar(self.manager, ctx.frame.top, ctx.frame.scale)
+        ctx.side = Sidebar(self.manager, ctx.frame.side, kept[0], kept[1], scale=ctx.frame.scale)
+        self.dock()
         ctx.cam.fit(ctx.art.width, ctx.art.height)  # a new window size shows the whole map again
         if not ctx.side.book.entries:
             self._log_intro()
         ctx.top.set_toggle("grid", ctx.art.show_grid)
         self.refresh_panels()
+
+    def dock(self) -> None:
+        """The board view takes what the docked parts leave of the stage (panels.Frame.docked): the
+        dock column while the legend (L) or the predicted turn (P) shows, the timeline's strip once
+        there is a turn to go back to. The map point at the view's centre stays at its centre."""
+        ctx = self.ctx
+        frame = ctx.frame.docked(self.aids.legend or ctx.ghost is not None,
+                                 self.timeline.shown(ctx.session.where()))
+        if frame == ctx.frame:
+            return
+        cam, b = ctx.cam, frame.board
+        mx, my = cam.to_map(cam.view_x + cam.view_w / 2, cam.view_y + cam.view_h / 2)
+        ctx.frame = frame
+        cam.set_view(b.x, b.y, b.width, b.height)
+        cam.x, cam.y = mx - b.width / 2 / cam.zoom, my - b.height / 2 / cam.zoom
 
     def _log_intro(self) -> None:
         side = self.ctx.side
@@ -172,13 +188,13 @@ class PlayScreen:
         who = ctx.sel.who
         if who is None:
             side.who.set_text("No one selected")
-            side.hint.set_text("Tab or click a token; Enter resolves the turn")
+            side.set_hint("Tab or click a token; Enter resolves the turn")
             side.set_skills(("none",), [])
         else:
             c = s.enc.by_id[who]
             st = s.state[who]
             side.who.set_text(f"{c.name}  ({c.side})")
-            side.hint.set_text(f"losses {st.minor} minor, {st.major} major - skill: allowance, phase, rating")
+            side.set_hint(f"losses {st.minor} minor, {st.major} major - skill: allowance, phase, rating")
             entries = []
             chosen = ctx.sel.draft.use if ctx.sel.draft else None
             for half in ctx.skills_of(who):  # each with its key: the same half's key for everyone
@@ -451,6 +467,9 @@ class PlayScreen:
         ctx = self.ctx
         if event.button == 1 and self.dragging.drag_release(event.pos):
             return None
+        if event.button == 1 and ctx.frame.dock.collidepoint(event.pos) and ctx.pan_from is None:
+            rid = self.aids.aid_rule_at(event.pos)  # a legend row's rule ID, in the dock beside the board
+            return self.open_rules(f"rule:{rid}") if rid else None
         if ctx.pan_from is None:
             return None
         was_drag = ctx.panning
@@ -487,7 +506,7 @@ class PlayScreen:
 
     def click(self, pos: tuple[int, int]) -> None:
         ctx, d = self.ctx, self.declaring
-        if ctx.player is not None or self.aids.on_aid(pos):  # the legend and a held card are not the board
+        if ctx.player is not None:  # (a hover card never takes a click: the board under it gets it)
             return
         if self.doors.click(pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)):  # GM mode: a door (doors.py)
             return
@@ -515,12 +534,14 @@ class PlayScreen:
 
     # -- per frame -----------------------------------------------------------------------------
     def on_draw(self, surface: pygame.Surface) -> None:
+        self.dock()
         self.board.draw(surface)  # the board with its layers (boardview.py)
         self.asking.draw(surface)
         self.time.draw(surface)
 
     def update(self, dt: float) -> Action | None:
         ctx = self.ctx
+        self.dock()
         dx, dy = keys.pan_vector(pygame.key.get_pressed(), bool(pygame.key.get_mods() & pygame.KMOD_CTRL))
         typing = any(isinstance(e, UITextEntryLine) for e in (self.manager.get_focus_set() or ()))
         if (dx or dy) and not typing:  # not while typing a file name
@@ -568,22 +589,3 @@ class PlayScreen:
 def map_file_of(session: Session) -> Path | None:
     """The map file a session's board was read from, for its pictures (None: an open arena)."""
     return (session.path.parent / session.enc.map) if session.has_map and session.enc.map else None
-
-
-def skill_words(enc: Encounter, who: CharId, half: str, major: int) -> tuple[str, str]:
-    """(label, tooltip) of one skill button: allowance (M1-M3, from the movement code), phase (P)
-    and rating, each as the rules data and the core give them."""
-    c = enc.by_id[who]
-    h = enc.rules.halves[half]
-    mv = allowance_of(enc, who, half, major)
-    moving = allowance_of(enc, who, half, major, moving_shot=True) if h.moving_allowance else mv
-    moves = f"{mv}/{moving}" if moving != mv else str(mv)  # M1: Shoot may move at -1
-    if h.act == "item":
-        kinds = list(enc.rules.item_move.items())
-        needs = ", ".join(f"{n} if it needs {k}" if i == 0 else f"{n} if {k}" for i, (k, n) in enumerate(kinds[1:]))
-        return (f"{half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r0",
-                f"Use an item: move {kinds[0][1]} ({needs}); {h.defense} (C5)")
-    rating = standing(enc.rules, c, half, major)  # the effective rating as it stands (text line 15)
-    return (f"{half} \u00b7 {moves} sq \u00b7 {h.phase} \u00b7 r{rating}",
-            f"{half}: moves {mv} square(s) (M1), acts in {h.phase} (rule P), "
-            f"rating {rating} (base {c.base(h.pair)} with equipment, talent and major losses: S2-S5, L5)")

@@ -14,7 +14,6 @@ from battlemat.core.errors import BattlematError
 from battlemat.core.types import XY, CharId
 from battlemat.ui import overlays, theme
 from battlemat.ui.boardview import Layer
-from battlemat.ui.cards import draw_card
 from battlemat.ui.context import PlayContext
 from battlemat.ui.ghost import Ghost, build_ghost, ghost_key
 from battlemat.ui.tokens import initials, radius
@@ -68,8 +67,7 @@ class Ghosts(Layer):
         for cid, end in g.ends.items():
             if cid in g.routes or g.losses.get(cid) or not g.pred.first.state[cid].active:
                 self._ghost_token(surface, g, cid, end)
-        board = self.ctx.frame.board
-        draw_card(surface, g.card, (board.x - 10, board.y - 10), board, 470)
+        # (its summary, g.card, is docked beside the board: aids.Aids.over_board)
 
     def _draw_attacks(self, surface: pygame.Surface, g: Ghost) -> None:
         """An arrow per attacker and defender of each contest, coloured by who won (C3: both strike,

@@ -115,13 +115,9 @@ class Teaching(Layer):
                 elif n and m.badges[n - 1].at == m.end:  # a second badge on the same square: beside the first
                     at = (at[0] + lay.cell * cam.zoom * 0.45, at[1])
                 self._draw_badge(surface, badge.phase, (round(at[0]), round(at[1])))
-        b = self.ctx.frame.board
-        bottom = b.bottom
-        if self.strip.shown(self.ctx.session.where()):  # the strip of turns under the board (timeline.py)
-            bottom = self.strip.rect.top - 2
-        area = pygame.Rect(b.x, b.y, b.width, bottom - b.y)
-        cards.draw_card(surface, self.lines(layer), area.bottomright, area,  # bottom right: the legend
-                        max_width=min(560, b.width * 3 // 5))                    # keeps the bottom left
+        area = self.ctx.frame.board  # (the strip of turns is docked under it: panels.Frame)
+        cards.draw_card(surface, self.lines(layer), area.bottomright, area,
+                        max_width=min(560, area.width * 3 // 5))
         surface.set_clip(clip)
 
     def _draw_badge(self, surface: pygame.Surface, phase: str, at: tuple[int, int]) -> None:

@@ -82,6 +82,16 @@ def text(words: str, size: int, color: Color = TEXT, bold: bool = False) -> pyga
     return font(size, bold).render(words, True, color)
 
 
+def ellipsized(words: str, face: pygame.font.Font, width: int) -> str:
+    """`words` as they fit in `width` pixels of `face`: whole, or cut and ended by an ellipsis."""
+    if face.size(words)[0] <= width:
+        return words
+    cut = words
+    while cut and face.size(cut.rstrip(" -") + "\u2026")[0] > width:
+        cut = cut[:-1]
+    return cut.rstrip(" -") + "\u2026"
+
+
 def forget_fonts() -> None:
     """Drop cached fonts and labels (they die with pygame.quit; a new window makes new ones)."""
     font.cache_clear()

@@ -44,6 +44,7 @@ class Timeline:
         self._shade: pygame.Surface | None = None
 
     def place(self, board: pygame.Rect) -> None:
+        """In the strip docked under the board (panels.Frame.strip), inside its margins."""
         self.rect = pygame.Rect(board.x + MARGIN, board.bottom - HEIGHT - MARGIN, board.width - 2 * MARGIN, HEIGHT)
 
     @staticmethod
@@ -215,7 +216,7 @@ class TimeTravel:
         if self.ctx.pan_from is not None or (consumed and event.type != pygame.MOUSEBUTTONUP):
             return False  # panning the board (the strip is just board), or a widget's event
         tl = self.timeline
-        tl.place(self.ctx.frame.board)
+        tl.place(self.ctx.frame.strip)
         got = tl.handle(event, self.ctx.session.where(), self.ctx.player is None)
         if got.go_to is not None:
             self.go_to_turn(got.go_to, log=not tl.dragging)
@@ -229,5 +230,8 @@ class TimeTravel:
         return got.used
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.timeline.place(self.ctx.frame.board)
+        strip = self.ctx.frame.strip
+        if strip.height:
+            surface.fill(theme.BG, strip)
+        self.timeline.place(strip)
         self.timeline.draw(surface, self.ctx.session.where(), self.ctx.player is None)
