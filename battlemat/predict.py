@@ -35,6 +35,7 @@ from battlemat.core.state import MatchState
 from battlemat.core.types import CharId
 
 DICE_SAMPLES = 50  # samples of a turn played with dice, unless asked otherwise
+GUESS_DRAWS = 10  # the AI's decisions drawn at least, to say how sure each guess is
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,22 @@ class Spread:
 
 
 @dataclass(frozen=True)
+class Guess:
+    """What the AI may choose for one character whose intent is unknown: each choice in words ('Press
+    on Billin', the destination left out) with the draws that chose it, most chosen first, out of
+    `draws`; `played` is the choice the predicted turn plays (the first sample's)."""
+
+    who: CharId
+    choices: tuple[tuple[str, int], ...]
+    draws: int
+    played: str
+
+
+@dataclass(frozen=True)
 class TurnPrediction:
     question: Question
     samples: tuple[Sample, ...]
+    guesses: tuple[Guess, ...] = ()
 
     @property
     def first(self) -> Sample:
@@ -120,18 +134,59 @@ def predict_turn(q: Question, memory: MatchMemory | None = None, notes: Memory |
     if q.samples < 1:
         raise ValueError("a prediction needs at least one sample")
     n = 1 if q.exact else q.samples
-    return TurnPrediction(q, tuple(_sample(q, i, memory, notes) for i in range(n)))
+    samples = tuple(_sample(q, i, memory, notes) for i in range(n))
+    return TurnPrediction(q, samples, _guesses(q, samples, memory, notes))
+
+
+def _guess(q: Question, i: int, mem: MatchMemory, notes: Memory | None) -> tuple[Intent, ...]:
+    """The AI's decision number `i` for the unknown characters, from its own stream seeded by (seed,
+    turn, i): it sees the state (as `q.view`) and never the intents declared by anyone."""
+    if not q.fill:
+        return ()
+    brain = Brain(q.enc, mem)
+    if notes is not None:
+        brain.memory = _copy_notes(notes)
+    ai_rng = random.Random(f"battlemat predict ai {q.seed} {q.state.turn} {i}")
+    return tuple(brain.decide(q.view or q.state, ai_rng, [c for c in q.fill if q.state[c].active]))
+
+
+def _guesses(q: Question, samples: Sequence[Sample], memory: MatchMemory | None,
+             notes: Memory | None) -> tuple[Guess, ...]:
+    """Per unknown character, how the AI's decisions spread over GUESS_DRAWS draws or the samples,
+    whichever are more (draw i is sample i's guess: the first is the one the turn plays)."""
+    who = [c.id for c in q.enc.characters if c.id in q.fill and q.state[c.id].active]
+    if not who:
+        return ()
+    draws = [s.guessed for s in samples]
+    for i in range(len(draws), GUESS_DRAWS):
+        draws.append(_guess(q, i, memory.fork() if memory is not None else MatchMemory(q.enc), notes))
+    out = []
+    for cid in who:
+        words = [next((intent_words(q.enc, it) for it in d if it.who == cid), "idle") for d in draws]
+        chosen = Counter(words)
+        ranked = sorted(chosen, key=lambda w: (-chosen[w], words.index(w)))
+        out.append(Guess(cid, tuple((w, chosen[w]) for w in ranked), len(draws), words[0]))
+    return tuple(out)
+
+
+def intent_words(enc: Encounter, it: Intent) -> str:
+    """'Press on Billin', 'Block', 'item (potion)': what an intent does, without where it goes."""
+    words = it.use + (f" ({it.item})" if enc.rules.halves[it.use].act == "item" else "")
+    if it.target:
+        words += f" on {enc.by_id[it.target].name}"
+    return words
+
+
+def guess_line(enc: Encounter, g: Guess) -> str:
+    """'Ogre leader: Press on Billin (6 of 10), Melee on Farran (3 of 10), Block (1 of 10); the turn
+    plays Melee on Farran' (which one the predicted turn plays, when there is more than one)."""
+    line = f"{enc.by_id[g.who].name}: " + ", ".join(f"{w} ({k} of {g.draws})" for w, k in g.choices)
+    return line + (f"; the turn plays {g.played}" if len(g.choices) > 1 else "")
 
 
 def _sample(q: Question, i: int, memory: MatchMemory | None, notes: Memory | None) -> Sample:
     mem = memory.fork() if memory is not None else MatchMemory(q.enc)
-    guessed: tuple[Intent, ...] = ()
-    if q.fill:
-        brain = Brain(q.enc, mem)
-        if notes is not None:
-            brain.memory = _copy_notes(notes)
-        ai_rng = random.Random(f"battlemat predict ai {q.seed} {q.state.turn} {i}")
-        guessed = tuple(brain.decide(q.view or q.state, ai_rng, [c for c in q.fill if q.state[c].active]))
+    guessed = _guess(q, i, mem, notes)
     by_who = {it.who: it for it in (*q.known, *guessed)}
     intents = tuple(by_who[c.id] for c in q.enc.characters if c.id in by_who and q.state[c.id].active)
     dice_rng = random.Random(f"battlemat predict dice {q.seed} {q.state.turn} {i}")
@@ -144,10 +199,14 @@ def _copy_notes(notes: Memory) -> Memory:
     return Memory(**{f.name: copy.copy(getattr(notes, f.name)) for f in dataclasses.fields(notes)})
 
 
-def guessed_words(pred: TurnPrediction) -> list[str]:
-    """The first sample's guessed intents in the resolver's own words (its `intent` events)."""
-    guessed = {it.who for it in pred.first.guessed}
-    return [ev.text for ev in pred.first.events if ev.type == "intent" and ev.data.get("who") in guessed]
+def guess_lines(enc: Encounter, pred: TurnPrediction) -> list[str]:
+    """A heading and one line per guessed character, most chosen first ('Ogre leader: Press on Billin
+    (6 of 10), Block (4 of 10)'), as the window's card and `battlemat predict` both say it."""
+    if not pred.guesses:
+        return []
+    n = pred.guesses[0].draws
+    return [f"guessed by the AI (its choices over {n} draws of its own stream, never from declared intents):",
+            *(guess_line(enc, g) for g in pred.guesses)]
 
 
 def spread_lines(enc: Encounter, pred: TurnPrediction) -> list[str]:

@@ -6,6 +6,7 @@ and predicting never changes the match. Window tests drive the real event flow."
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from battlemat.core.rating import Rating
 from battlemat.core.resolver import forecast
 from battlemat.io.encounter import load_encounter
 from battlemat.io.saves import Save, intent_from_dict, write_save
-from battlemat.predict import Question, predict_turn, suffered_losses
+from battlemat.predict import Question, intent_words, predict_turn, suffered_losses
 
 GALLERY = ROOT / "maps" / "art_gallery.toml"
 
@@ -113,6 +114,9 @@ from test_ui import (  # noqa: E402
     ticks,
     token_pos,
 )
+
+from battlemat.ui.prediction import GUESS  # noqa: E402
+from battlemat.ui.tokens import radius  # noqa: E402
 
 
 def hover(app, cid: str) -> None:
@@ -305,6 +309,45 @@ def test_predicting_leaves_the_match_unchanged(tmp_path: Path) -> None:
         app.close()
 
 
+@pytest.mark.ui
+def test_p_marks_each_guessed_foe_with_the_ais_choices_and_their_share_P1(gallery) -> None:
+    """P1: the NPCs declare in secret, so the players' window guesses every one of them. The panel
+    says so per foe, with the AI's choices over ten draws of its own stream and how many chose each
+    (the sharpshooter's shots spread over the heroes), and a '?' tag marks each guessed foe on the
+    map. The guesses never read the foes' declared intents: the GM changing them changes nothing."""
+    app, play = gallery, gallery.play
+    s = play.session
+    key(app, pygame.K_p)
+    ghost = play.ctx.ghost
+    assert ghost is not None
+    told = [ln.text for ln in ghost.card]
+    head = next(i for i, t in enumerate(told) if t.startswith("Guessed (10 draws of the AI"))
+    npcs = [c for c in s.enc.characters if not s.is_pc(c.id)]
+    lines = told[head + 1:head + 1 + len(npcs)]
+    for c, line in zip(npcs, lines, strict=True):
+        assert line.startswith(f"? {c.name}: ")
+        assert sum(int(k) for k in re.findall(r"\((\d+) of 10\)", line)) == 10
+    spread = [g for g in ghost.pred.guesses if len(g.choices) > 1]
+    assert spread and all(f"; the turn plays {g.played}" in told[head + 1 + npcs.index(s.enc.by_id[g.who])]
+                          for g in spread)
+    played = {it.who: it for it in ghost.pred.first.guessed}
+    assert all(g.played == intent_words(s.enc, played[g.who]) for g in ghost.pred.guesses)
+    ticks(app, 2)
+    assert play.aids.dock_card is not None  # the card is drawn, docked beside the board
+    for g in ghost.pred.guesses:  # the '?' tag, left of the top of the guessed foe's predicted square
+        cx, cy = play.ctx.cam.to_screen(*play.ctx.layout.center(ghost.ends[g.who]))
+        r = radius(play.ctx.layout.cell, play.ctx.cam.zoom)
+        assert tuple(app.screen.get_at((round(cx - r * 0.6) - 1, round(cy - r * 0.9))))[:3] == GUESS
+    before = [ln for ln in told if ln.startswith("? ")]
+    key(app, pygame.K_m)  # the GM declares otherwise for the statue and leaves GM mode
+    declare(app, "statue", "Melee", "garran")
+    key(app, pygame.K_m)
+    ticks(app, 2)
+    again = play.ctx.ghost
+    assert again is not None and again is not ghost and s.declared["statue"].use == "Melee"
+    assert [ln.text for ln in again.card if ln.text.startswith("? ")] == before
+
+
 # -- the command line ------------------------------------------------------------------------------
 def test_battlemat_predict_json_is_resolve_json(capsys: pytest.CaptureFixture[str]) -> None:
     """The events print exactly as `resolve --json` writes them: the same as resolving the known intents
@@ -324,7 +367,7 @@ def test_battlemat_predict_text_is_resolve_text(capsys: pytest.CaptureFixture[st
     assert main(["predict", str(GALLERY)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# The Art Gallery  (seed 7, dice none)\n# predicted turn 1: one sample (seed 7)\n")
-    assert "#   guessed by the AI: Bergtroll statue uses" in out
+    assert "#     Bergtroll statue: Press on " in out
     assert "\n== Turn 1 ==\n" in out and "\n== final ==\n" in out
     assert "Garran: Press on Ogre leader fails: Ogre leader is out of reach after movement (P4)  [P4]" in out
 
@@ -343,6 +386,31 @@ def test_battlemat_predict_samples_with_dice_after_a_save(tmp_path: Path, capsys
     assert "# predicted turn 2: 7 samples (seed 3); the first is shown" in out
     assert "== over 7 samples: losses suffered this turn ==" in out
     assert main(args) == 0 and capsys.readouterr().out == out  # the same seed, the same prediction
+
+
+def test_battlemat_predict_says_what_it_guessed_and_how_sure_P1(capsys: pytest.CaptureFixture[str]) -> None:
+    """The forest ambush: every bandit its first scripted turn leaves out has its intent guessed, printed with the AI's
+    choices over ten draws and their share, as the window's panel says it; --json carries them too."""
+    forest = ROOT / "maps" / "forest_ambush.toml"
+    assert main(["predict", str(forest)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    head = out.index("#   guessed by the AI (its choices over 10 draws of its own stream, never from declared "
+                     "intents):")
+    enc = load_encounter(forest)
+    state = Match(enc).state
+    scripted = {it.who for it in enc.turns[0]}
+    foes = [c for c in enc.characters if c.side != enc.sides[0] and state[c.id].active and c.id not in scripted]
+    for c, line in zip(foes, out[head + 1:head + 1 + len(foes)], strict=True):
+        assert line.startswith(f"#     {c.name}: ")
+        assert sum(int(k) for k in re.findall(r"\((\d+) of 10\)", line)) == 10
+    assert any(", " in line and "; the turn plays " in line for line in out[head + 1:head + 1 + len(foes)])
+    assert main(["predict", str(forest), "--json"]) == 0
+    pred = json.loads(capsys.readouterr().out.splitlines()[-1])["prediction"]
+    assert list(pred["guesses"]) == [c.id for c in foes]
+    for cid, g in pred["guesses"].items():
+        assert g["draws"] == 10 and sum(ch["draws"] for ch in g["choices"]) == 10
+        (played,) = [it for it in pred["guessed"] if it["who"] == cid]
+        assert g["played"] == intent_words(enc, intent_from_dict(played))
 
 
 def test_battlemat_predict_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,7 @@ from battlemat.core.match import Match
 from battlemat.io.encounter import load_encounter
 from battlemat.io.saves import gm_doors, read_save
 from battlemat.log import format_event, format_state
-from battlemat.predict import DICE_SAMPLES, Question, TurnPrediction, guessed_words, predict_turn, spread_lines
+from battlemat.predict import DICE_SAMPLES, Question, TurnPrediction, guess_lines, predict_turn, spread_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -91,7 +91,8 @@ def _print_json(pred: TurnPrediction) -> None:
 
 def prediction_dict(pred: TurnPrediction) -> dict[str, Any]:
     """What was predicted and how: the turn, exact or sampled, the intents known and guessed (the first
-    sample's), and per character the samples by losses suffered, defeated and fled."""
+    sample's), how the AI's choices spread for each guessed character (over draws of its own stream),
+    and per character the samples by losses suffered, defeated and fled."""
     q = pred.question
     return {
         "turn": q.state.turn,
@@ -101,6 +102,9 @@ def prediction_dict(pred: TurnPrediction) -> dict[str, Any]:
         "seed": q.seed,
         "known": [it.to_dict() for it in q.known],
         "guessed": [it.to_dict() for it in pred.first.guessed],
+        "guesses": {g.who: {"draws": g.draws, "played": g.played,
+                            "choices": [{"intent": w, "draws": k} for w, k in g.choices]}
+                    for g in pred.guesses},
         "spread": {cid: {"losses": {str(k): v for k, v in sorted(sp.losses.items())}, "defeated": sp.defeated,
                          "fled": sp.fled}
                    for cid, sp in pred.spread().items()},
@@ -116,8 +120,8 @@ def _print_text(pred: TurnPrediction, m: Match) -> None:
         n = len(pred.samples)
         print(f"# predicted turn {q.state.turn}: " + (f"{n} samples (seed {q.seed}); the first is shown" if n > 1
                                                       else f"one sample (seed {q.seed})"))
-    for words in guessed_words(pred):
-        print(f"#   guessed by the AI: {words}")
+    for i, line in enumerate(guess_lines(enc, pred)):
+        print(f"#   {line}" if i == 0 else f"#     {line}")
     for ev in first.events:
         line = format_event(ev)
         if line is not None:

@@ -18,7 +18,15 @@ import pygame
 
 from battlemat.core.events import Event
 from battlemat.core.types import XY, CharId
-from battlemat.predict import DICE_SAMPLES, Question, TurnPrediction, predict_turn, spread_lines, suffered_losses
+from battlemat.predict import (
+    DICE_SAMPLES,
+    Question,
+    TurnPrediction,
+    guess_line,
+    predict_turn,
+    spread_lines,
+    suffered_losses,
+)
 from battlemat.ui import theme
 from battlemat.ui.cards import Line
 from battlemat.ui.session import Session
@@ -81,16 +89,21 @@ def build_ghost(session: Session, gm_mode: bool) -> Ghost:
 
 
 def summary(session: Session, pred: TurnPrediction) -> list[Line]:
-    """The card: what was predicted and how sure it is, then losses, defeats and every failure in the
+    """The card: what was predicted and how sure it is (each guessed intent with the AI's other
+    choices and their share), then losses, defeats and every failure in the
     events' own words (the first sample), then the spread over the samples."""
     enc, q, first = session.enc, pred.question, pred.first
     lines = [Line(f"Predicted turn {q.state.turn}", theme.ACCENT, True, 16)]
     if q.exact:
         lines.append(Line("diceless, every intent known: Enter plays exactly this turn", theme.GOOD, size=13))
     else:
-        guessed = ", ".join(enc.by_id[it.who].name for it in first.guessed)
+        guessed = ", ".join(enc.by_id[g.who].name for g in pred.guesses)
         lines.append(Line(f"the AI guesses the secret or undeclared intents of {guessed}" if guessed
                           else "every intent known", theme.TEXT_DIM, size=13))
+        if pred.guesses:  # how sure each guess is: the AI's choices over draws of its own stream ('?' on the map)
+            lines.append(Line(f"Guessed ({pred.guesses[0].draws} draws of the AI; the map shows one)", theme.ACCENT,
+                              True, 14))
+            lines += [Line(f"? {guess_line(enc, g)}", theme.TEXT, size=13) for g in pred.guesses]
         if q.dice != "none":
             lines.append(Line(f"{q.dice} dice: {len(pred.samples)} samples; the map shows the first", theme.TEXT_DIM,
                               size=13))

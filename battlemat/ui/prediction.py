@@ -67,6 +67,9 @@ class Ghosts(Layer):
         for cid, end in g.ends.items():
             if cid in g.routes or g.losses.get(cid) or not g.pred.first.state[cid].active:
                 self._ghost_token(surface, g, cid, end)
+        for guess in g.pred.guesses:
+            if guess.who in g.ends:
+                self._guess_mark(surface, g.ends[guess.who], len(guess.choices) > 1)
         # (its summary, g.card, is docked beside the board: aids.Aids.over_board)
 
     def _draw_attacks(self, surface: pygame.Surface, g: Ghost) -> None:
@@ -113,6 +116,16 @@ class Ghosts(Layer):
             pygame.draw.line(surface, theme.BAD, (mx - k, my - k), (mx + k, my + k), 3)
             pygame.draw.line(surface, theme.BAD, (mx - k, my + k), (mx + k, my - k), 3)
 
+    def _guess_mark(self, surface: pygame.Surface, end: XY, unsure: bool) -> None:
+        """A '?' tag above the left of a guessed character's predicted square ('??' when the AI's draws
+        disagree): its intent is a guess, the card says what else the AI might do."""
+        cx, cy = self.ctx.cam.to_screen(*self.ctx.layout.center(end))
+        r = radius(self.ctx.layout.cell, self.ctx.cam.zoom)
+        mark = theme.text("??" if unsure else "?", 14, (20, 20, 24), True)
+        box = mark.get_rect(midright=(round(cx - r * 0.6), round(cy - r * 0.9))).inflate(8, 2)
+        pygame.draw.rect(surface, GUESS, box, border_radius=4)
+        surface.blit(mark, mark.get_rect(center=box.center))
+
     def _ghost_token(self, surface: pygame.Surface, g: Ghost, cid: CharId, end: XY) -> None:
         """A see-through token where `cid` ends, with the losses it suffers ('-2') or a cross when it
         falls."""
@@ -140,6 +153,9 @@ class Ghosts(Layer):
             box = badge.get_rect(midleft=(cx + r * 0.6, cy - r * 0.9)).inflate(8, 2)
             pygame.draw.rect(surface, theme.BAD, box, border_radius=4)
             surface.blit(badge, badge.get_rect(center=box.center))
+
+
+GUESS = (255, 214, 90)  # the mark of an intent the AI guessed
 
 
 def _faded(color: tuple[int, int, int]) -> tuple[int, int, int]:
