@@ -120,8 +120,8 @@ def _print_text(pred: TurnPrediction, m: Match) -> None:
         n = len(pred.samples)
         print(f"# predicted turn {q.state.turn}: " + (f"{n} samples (seed {q.seed}); the first is shown" if n > 1
                                                       else f"one sample (seed {q.seed})"))
-    for i, line in enumerate(guess_lines(enc, pred)):
-        print(f"#   {line}" if i == 0 else f"#     {line}")
+    for i, said in enumerate(guess_lines(enc, pred)):
+        print(f"#   {said}" if i == 0 else f"#     {said}")
     for ev in first.events:
         line = format_event(ev)
         if line is not None:
