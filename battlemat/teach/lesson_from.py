@@ -1,16 +1,19 @@
 """A lesson skeleton from a saved game (`battlemat lesson-from SAVE [-o FILE]`, issue 19).
 
 One step per saved turn: the intents of the learner's side as the step's expected ones, the other
-sides' as its scripted NPC intents, the turn's events that cite a rule as the ones to point at, and
+sides' as its scripted NPC intents, the turn's most decisive events that cite a rule as the ones to
+point at (defeats, stops, blocked sight before losses, contests and moves), and
 placeholder words for the game master to replace. Headless: it never imports the window.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from battlemat.core.errors import BattlematError
+from battlemat.core.events import Event
 from battlemat.core.intents import Intent
 from battlemat.core.match import Match
 from battlemat.io.lessons import read_lesson_encounter
@@ -22,6 +25,19 @@ from battlemat.teach.tutor import concerned
 PLACEHOLDER = "(Write what to try.)"
 SKIPPED = frozenset({"turn_start", "phase", "intent", "turn_end"})
 MAX_POINTS = 4  # pointers a step starts with: the author keeps those that teach
+# What decided a turn comes first when a step has more events than pointers: defeats and flights,
+# then stops, collisions and attacks that came to nothing (out of reach, blocked sight R4), then
+# losses, contests, and last the rest (moves, heals, observations)
+DECISIVE = {"defeated": 0, "fled": 0, "stopped": 1, "collided": 1, "no_effect": 1, "losses": 2, "contest": 3,
+            "not_healed": 5}
+
+
+def _rank(ev: Event) -> int:
+    """How decisive an event is (DECISIVE; lower first). An attack that came to nothing (out of reach,
+    no sight R4: its data names the target and why) counts; a defense that met no attack does not."""
+    if ev.type == "no_effect" and not (ev.data.get("target") and ev.data.get("reason")):
+        return 4
+    return DECISIVE.get(ev.type, 4)
 
 
 def lesson_text(save_file: str | Path, out_dir: Path) -> str:
@@ -51,22 +67,30 @@ def lesson_text(save_file: str | Path, out_dir: Path) -> str:
             raise replay_problem(str(save_file), n - 1, intents, exc) from None
         mine = [it for it in intents if enc.by_id[it.who].side == side]
         npcs = [it for it in intents if enc.by_id[it.who].side != side]
-        points: list[dict[str, Any]] = []
-        for ev in events:
-            if ev.type in SKIPPED or not ev.rules:
-                continue
-            who = concerned(ev)
-            p = {"type": ev.type, **({"who": who[0]} if who else {}), "rule": ev.rules[0]}
-            if p not in points:
-                points.append(p)
+        points = decisive_points(events)
         played = "; ".join(describe_intent(enc, it) for it in mine) or "your side does nothing"
         text = f"{PLACEHOLDER} Turn {n}: {played}"
         lines += ["", "[[step]]", f"text = {toml_value(text)}",
                   "expect = " + _array([_want(it) for it in mine]),
                   "npc = " + _array([it.to_dict() for it in npcs]),
-                  "point = " + _array(points[:MAX_POINTS]),
+                  "point = " + _array(points),
                   f"after = {toml_value('(Write what the learner should notice, or remove this line.)')}"]
     return "\n".join(lines) + "\n"
+
+
+def decisive_points(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The pointers of a turn: its events that cite a rule, the MAX_POINTS most decisive (DECISIVE;
+    among equals the earlier), in the order they happened."""
+    found: list[tuple[int, int, dict[str, Any]]] = []
+    for i, ev in enumerate(events):
+        if ev.type in SKIPPED or not ev.rules:
+            continue
+        who = concerned(ev)
+        p = {"type": ev.type, **({"who": who[0]} if who else {}), "rule": ev.rules[0]}
+        if all(p != q for _, _, q in found):
+            found.append((_rank(ev), i, p))
+    kept = sorted(found, key=lambda f: (f[0], f[1]))[:MAX_POINTS]
+    return [p for _, _, p in sorted(kept, key=lambda f: f[1])]
 
 
 def _want(it: Intent) -> dict[str, Any]:

@@ -25,7 +25,8 @@ from battlemat.io.errors import LoadError, Problem
 from battlemat.io.lessons import Lesson, Point, Step, Want, read_lesson
 from battlemat.teach.rule_cases import cited_rules
 
-__all__ = ["Lesson", "Point", "Pointer", "Refusal", "Step", "Want", "judge", "load_lesson", "pointers", "unfinished"]
+__all__ = ["Lesson", "Point", "Pointer", "Refusal", "Step", "Want", "event_label", "judge", "load_lesson", "pointers",
+           "unfinished"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Pointer:
     line: str
     squares: tuple[XY, ...]
     tokens: tuple[CharId, ...]
+    label: str = ""  # the event in a few words, for its tag on the map (event_label)
 
 
 def _names(enc: Encounter, cid: CharId | None) -> str:
@@ -158,11 +160,13 @@ def matches(p: Point, ev: Event) -> bool:
             and (p.rule is None or p.rule == ev.phase or p.rule in event_rules(ev)))
 
 
-def pointers(rules: Rules, step: Step, events: Sequence[Event],
+def pointers(enc: Encounter, step: Step, events: Sequence[Event],
              where: Callable[[CharId], XY | None]) -> tuple[Pointer, ...]:
     """The step's events to point at, in the order they happened: each with its rule and one line
-    from the rules data, the squares it names (route, jump, stop) and the squares of its characters
+    from the rules data, the event in a few words (event_label), the squares it names (route, jump,
+    stop) and the squares of its characters
     (`where`: after the turn)."""
+    rules = enc.rules
     out: list[Pointer] = []
     for ev in events:
         p = next((p for p in step.points if matches(p, ev)), None)
@@ -171,8 +175,70 @@ def pointers(rules: Rules, step: Step, events: Sequence[Event],
         rule = p.rule or (ev.rules[0] if ev.rules else "")
         tokens = concerned(ev)
         squares = _squares_in(ev) + [sq for sq in (where(c) for c in tokens) if sq is not None]
-        out.append(Pointer(ev, rule, rule_line(rules, rule), tuple(dict.fromkeys(squares)), tokens))
+        out.append(Pointer(ev, rule, rule_line(rules, rule), tuple(dict.fromkeys(squares)), tokens,
+                           event_label(enc, ev, rule)))
     return tuple(out)
+
+
+# -- an event in a few words: what a pointer's tag says ----------------------------------------------
+def _who(enc: Encounter, v: object) -> str:
+    ids = v if isinstance(v, (list, tuple)) else [v]
+    return ", ".join(_names(enc, c) for c in ids if isinstance(c, str))
+
+
+def _without_rule(words: str) -> str:
+    """'Kwirt is out of reach after movement (P4)' -> 'Kwirt is out of reach after movement'."""
+    head, sep, tail = words.rstrip().rpartition(" (")
+    return head if sep and tail.endswith(")") and len(tail) <= 5 else words
+
+
+def _part(rating: object, rule: str) -> str:
+    """The part of a recorded rating that `rule` gives ('-1 cover on the line (1)'), or ''."""
+    if not isinstance(rating, dict):
+        return ""
+    for key in ("situational", "adjustments"):
+        for m in rating.get(key) or ():
+            if isinstance(m, dict) and m.get("rule") == rule:
+                return f"{int(m['value']):+d} {_without_rule(str(m['reason']))}"
+    return ""
+
+
+def _contest_label(enc: Encounter, ev: Event, rule: str) -> str:
+    d = ev.data
+    att, dfn = d.get("attack") or {}, d.get("defense") or {}
+    a, b = _who(enc, d.get("attackers")), _who(enc, d.get("defenders"))
+    part = _part(att, rule) or _part(dfn, rule)
+    group = len(d.get("attackers") or ()) > 1
+    won = {"attack": f"{'the group' if group else a} wins by {d.get('margin')}",
+           "defense": f"{b} holds by {d.get('margin')}", "tie": "a tie"}.get(str(d.get("winner")), "")
+    totals = d.get("totals") or ["?", "?"]
+    return ((f"{a} together: " if group else f"{a}'s ") + f"{att.get('skill', '')} {totals[0]}"
+            + (f" ({part})" if part else "")
+            + f" vs {b}'s {dfn.get('skill', '')} {totals[1]}: {won}")
+
+
+def event_label(enc: Encounter, ev: Event, rule: str = "") -> str:
+    """What happened, in a few words, for a pointer's tag: "Ogre's Melee did nothing: Kwirt is out of
+    reach after movement", "Arva's Shoot 2 (-1 cover on the line) vs Bandit 2's Dodge 2: a tie";
+    the rule (`rule`) picks the part of a contest's ratings to name. Other events say their own words."""
+    d = ev.data
+    who = _who(enc, d.get("who"))
+    if ev.type == "moved":
+        return f"{who} moves {d.get('cost')} squares to {tuple(d['to'])}" if d.get("to") else ev.text
+    if ev.type == "stopped":
+        return f"{who} is stopped at {tuple(d['at'])}: {_without_rule(str(d.get('reason', '')))}" if d.get("at") \
+            else _without_rule(ev.text)
+    if ev.type == "no_effect" and d.get("who") and d.get("use"):
+        return f"{who}'s {d['use']} did nothing: {_without_rule(str(d.get('reason', '')))}"
+    if ev.type == "contest" and d.get("attackers"):
+        return _contest_label(enc, ev, rule)
+    if ev.type == "losses":
+        n = int(d.get("n", 0))
+        by = f" from {_who(enc, d['by'])}" if d.get("by") else ""
+        return f"{who} suffers {n} loss{'es' if n != 1 else ''}{by}"
+    if ev.type == "defeated":
+        return f"{who} is defeated"
+    return _without_rule(ev.text)
 
 
 # -- a lesson file, played through once ----------------------------------------------------------------

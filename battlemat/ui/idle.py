@@ -31,9 +31,10 @@ class AskIdle:
         self.resolve_now = resolve_now
 
     def idle_pcs(self) -> list[CharId]:
-        """Player characters still standing (not defeated, not fled) with no intent this turn."""
+        """Player characters still standing (not defeated, not fled) with no intent this turn, that
+        the session asks about (Session.asks_if_idle: a lesson's step never asks about the others)."""
         s = self.ctx.session
-        return [c for c in s.active() if s.is_pc(c) and c not in s.declared]
+        return [c for c in s.active() if s.asks_if_idle(c) and c not in s.declared]
 
     def ask_or_resolve(self) -> Action | None:
         idle = self.idle_pcs()

@@ -23,14 +23,15 @@ from pygame_gui.elements import UIButton, UIPanel, UITextBox
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.events import Event
 from battlemat.core.intents import Intent
+from battlemat.core.types import CharId
 from battlemat.teach.tutor import Lesson, Pointer, Step, judge, pointers, unfinished
 from battlemat.ui import overlays, theme
 from battlemat.ui.cards import Line
 from battlemat.ui.context import Selection, Services
 from battlemat.ui.play import PlayScreen
 from battlemat.ui.screens import Action
-from battlemat.ui.session import Session
-from battlemat.ui.timeline import TimeTravel
+from battlemat.ui.session import Session, Where
+from battlemat.ui.timeline import Timeline, TimeTravel
 
 PANEL_H = 190  # pixels of the lesson panel under the board
 POINTER = (255, 214, 90)  # the colour of the squares and tokens a pointer highlights
@@ -58,6 +59,11 @@ class LessonSession(Session):
     @property
     def complete(self) -> bool:
         return self.played and self.step_index == len(self.lesson.steps) - 1
+
+    def asks_if_idle(self, cid: CharId) -> bool:
+        """Never: the characters outside the step stay idle as the lesson wrote it, and Enter on a
+        step still waiting for one of its own says what it waits for (resolve)."""
+        return False
 
     def declare_npcs(self, rng: Any = None) -> None:
         """The NPCs declare the step's scripted intents (a lesson plays the same every time)."""
@@ -90,7 +96,7 @@ class LessonSession(Session):
             self.hint = f"This step waits for {waiting[1]}"
             raise IllegalIntent(waiting[0], f"this step waits for {waiting[1]}")
         events = super().resolve(intents)
-        self.pointers = pointers(self.enc.rules, self.step, events, self.position)
+        self.pointers = pointers(self.enc, self.step, events, self.position)
         return events
 
     def next_step(self) -> bool:
@@ -171,6 +177,28 @@ def panel_html(session: LessonSession) -> str:
     return head + body
 
 
+TAG_SIZE = 14  # points of a pointer tag's words
+
+
+def tag_surface(words: str, width: int) -> pygame.Surface:
+    """A pointer tag's words on as many lines as `width` pixels need (a label is never cut)."""
+    face = theme.font(TAG_SIZE, True)
+    lines: list[str] = []
+    for word in words.split(" "):
+        if lines and face.size(f"{lines[-1]} {word}")[0] <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    rendered = [theme.text(ln, TAG_SIZE, (20, 20, 24), bold=True) for ln in lines]
+    out = pygame.Surface((max(r.get_width() for r in rendered), sum(r.get_height() for r in rendered)),
+                         pygame.SRCALPHA)
+    y = 0
+    for r in rendered:
+        out.blit(r, (0, y))
+        y += r.get_height()
+    return out
+
+
 class LessonScreen(PlayScreen):
     """The play screen in lesson mode: the learner declares for its side only (the lesson declares for
     the NPCs), no timeline (a lesson moves by its steps)."""
@@ -182,6 +210,8 @@ class LessonScreen(PlayScreen):
         self.ctx.gm_mode = False
         self.ctx.gm_edits = False
         self.aids.legend = False  # the small boards would sit under it; the pointers explain instead (L shows it)
+        self.dock()  # the board takes the legend's column back, and shows the lesson's small map large
+        self.ctx.cam.fit(self.ctx.art.width, self.ctx.art.height)
         self.refresh_panels()
         self._step_status()
 
@@ -191,8 +221,19 @@ class LessonScreen(PlayScreen):
         assert isinstance(s, LessonSession)
         return s
 
+    def new_timeline(self) -> Timeline:
+        return NoTimeline()
+
     def time_travel(self) -> TimeTravel:
         return LessonTime(self.ctx, self.timeline, self._log_intro)
+
+    def _log_intro(self) -> None:
+        """The log starts with the lesson and its goal, not a game's notes (whose intents are secret,
+        whether the map marks walls): the lesson's author drew the board and declares for the NPCs."""
+        side = self.ctx.side
+        assert side is not None
+        lesson = self.session.lesson
+        side.log_text(f"{lesson.title}: {lesson.goal}", theme.TEXT)
 
     # -- layout --------------------------------------------------------------------------------
     def resize(self, size: tuple[int, int]) -> None:
@@ -203,6 +244,8 @@ class LessonScreen(PlayScreen):
         stage = pygame.Rect(b.x, b.y, b.width, max(120, b.height - PANEL_H))
         ctx.frame = replace(ctx.frame, stage=stage, board=stage.copy())  # the docked parts share what is left
         self.dock()
+        view = ctx.frame.board  # (the view as docked, even when docking changed nothing)
+        ctx.cam.set_view(view.x, view.y, view.width, view.height)
         ctx.cam.fit(ctx.art.width, ctx.art.height)
         if self.lesson_panel is not None:
             self.lesson_panel.kill()
@@ -314,10 +357,11 @@ class LessonScreen(PlayScreen):
                 surface.blit(tag, tag.get_rect(center=(round(x), round(y))))
 
     def draw_pointers(self, surface: pygame.Surface, shown: tuple[Pointer, ...]) -> None:
-        """Each pointer's squares outlined, its tokens ringed, and a numbered tag with the rule ID and
-        title (the rules data's) above its square (the end of a move, else the first it names); a tag
-        that would cover another moves up (or down at the top of the board). Hovering a tag shows the
-        rule's line and the event's words in a card."""
+        """Each pointer's squares outlined, its tokens ringed, and a numbered tag naming the event in a
+        few words with its rule ID ("Ogre's Melee did nothing: Kwirt is out of reach after movement
+        (P4)") above its square (the end of a move, else the first it names); a tag that would cover
+        another moves up (or down at the top of the board), and none is cut at the board's edge.
+        Hovering a tag shows the rule's line (the rules data's) and the event's words in a card."""
         lay, cam = self.ctx.layout, self.ctx.cam
         zoom_cell = lay.cell * cam.zoom
         placed: list[pygame.Rect] = []
@@ -335,18 +379,20 @@ class LessonScreen(PlayScreen):
                 continue
             anchor = p.squares[-1] if p.event.type in ("moved", "jumped", "thrown") else p.squares[0]
             x, y = cam.to_screen(*lay.center(anchor))
-            entry = self.ctx.enc.rules.entries.get(p.rule)
-            tag = theme.text(f"{i}  {p.rule}" + (f" {entry.title}" if entry is not None else ""), 14,
-                             (20, 20, 24), bold=True)
+            board = self.ctx.frame.board
+            tag = tag_surface(f"{i}  {p.label or p.event.text}  ({p.rule})", board.width - 16)
             box = tag.get_rect(midbottom=(round(x), round(y - zoom_cell * 0.5 - 4))).inflate(10, 6)
-            box.clamp_ip(self.ctx.frame.board)
+            box.clamp_ip(board)  # never cut at the board's edge: wrapped to its width, then kept inside
             step = -(box.height + 3)
             while any(box.colliderect(r) for r in placed):
                 box.move_ip(0, step)
-                if box.top < self.ctx.frame.board.top:  # no room above: try below the anchor instead
+                if box.top < board.top:  # no room above: try below the anchor instead
                     box.top, step = round(y + zoom_cell * 0.5 + 4), box.height + 3
-                    if box.bottom > self.ctx.frame.board.bottom:
+                    if box.bottom > board.bottom:
                         break
+                if box.bottom > board.bottom:
+                    break
+            box.clamp_ip(board)  # (rather over another tag than cut)
             placed.append(box)
             pygame.draw.rect(surface, POINTER, box, border_radius=4)
             pygame.draw.rect(surface, (60, 50, 20), box, 1, border_radius=4)
@@ -374,6 +420,14 @@ class LessonScreen(PlayScreen):
     def looks(self) -> tuple[object, ...]:
         s = self.session
         return (*super().looks(), s.step_index, s.pointers)
+
+
+class NoTimeline(Timeline):
+    """A lesson's timeline: never shown, so the board keeps the strip a game gives it."""
+
+    @staticmethod
+    def shown(where: Where) -> bool:
+        return False
 
 
 class LessonTime(TimeTravel):

@@ -62,7 +62,7 @@ class PlayScreen:
         self.ctx = ctx = PlayContext(session, services, art, frame_rects(*size))
         ctx.refresh = self.refresh_panels
         self.manager = services.manager
-        self.timeline = Timeline()  # the turns of the line, under the board (timeline.py)
+        self.timeline = self.new_timeline()  # the turns of the line, under the board (timeline.py)
         self.declaring = Declaring(ctx)
         self.board = BoardView(ctx, self.declaring, GM)
         self.teaching = Teaching(ctx, self.timeline)
@@ -133,6 +133,9 @@ class PlayScreen:
             self._log_intro()
         ctx.top.set_toggle("grid", ctx.art.show_grid)
         self.refresh_panels()
+
+    def new_timeline(self) -> Timeline:
+        return Timeline()
 
     def dock(self) -> None:
         """The board view takes what the docked parts leave of the stage (panels.Frame.docked): the

@@ -29,6 +29,7 @@ from battlemat.core.types import XY
 from battlemat.io.tiled import GID_MASK, HEX_120, gid_variants, pytmx, read_tiled
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
+from battlemat.ui.cover_mark import cover_marks
 from battlemat.ui.layout import Layout
 from battlemat.ui.uvtt_art import is_uvtt, uvtt_surface
 
@@ -478,12 +479,7 @@ class MapArt:
             inner = _scale_poly(poly, (cx, cy), 0.8)
             pygame.draw.polygon(surf, theme.PIT, inner)
             pygame.draw.polygon(surf, (210, 90, 60, 170), inner, 1)
-        cover = int(b.cover[y, x])
-        for k in range(cover):
-            r = max(3, int(s * 0.09))
-            px, py = cx + s * 0.32 - k * (2.4 * r), cy - s * 0.32
-            pygame.draw.circle(surf, theme.COVER, (round(px), round(py)), r)
-            pygame.draw.circle(surf, (20, 40, 60, 220), (round(px), round(py)), r, 1)
+        cover_marks(surf, (cx, cy), s, int(b.cover[y, x]), self.arena)
         if int(b.hazard[y, x]) >= 0:
             t = s * 0.16
             x0, y0 = cx - s * 0.32, cy + s * 0.34

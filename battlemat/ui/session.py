@@ -199,6 +199,11 @@ class Session:
     def is_pc(self, cid: CharId) -> bool:
         return self.enc.by_id[cid].side in self.pc_sides
 
+    def asks_if_idle(self, cid: CharId) -> bool:
+        """Whether Resolve asks before leaving `cid` without an intent (ui/idle.py): every player
+        character in a game (a lesson's step waits for its own characters instead)."""
+        return self.is_pc(cid)
+
     def active(self) -> list[CharId]:
         return [c.id for c in self.enc.characters if self.state[c.id].active]
 
