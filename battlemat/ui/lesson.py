@@ -162,7 +162,8 @@ def _hex(c: theme.Color) -> str:
 
 def panel_html(session: LessonSession) -> str:
     """The panel's words: lesson and step, the step's text and the last refusal's hint; once played,
-    the author's after-text and each pointer's rule line from the rules data, numbered as on the map."""
+    the author's after-text and each pointer's event (as its tag says) with its rule line from the rules
+    data, numbered as on the map."""
     lesson, k, n = session.lesson, session.step_index + 1, len(session.lesson.steps)
     head = (f"<b>{html.escape(lesson.title)}</b>  <font color='{_hex(theme.TEXT_DIM)}'>step {k} of {n}"
             f"{' - lesson complete' if session.complete else ''}</font><br>")
@@ -171,12 +172,18 @@ def panel_html(session: LessonSession) -> str:
         return head + f"{html.escape(session.step.text)}<br>{hint}"
     after = session.step.after
     body = f"<font color='{_hex(theme.GOOD)}'>{html.escape(after)}</font><br>" if after else ""
-    for i, p in enumerate(session.pointers, 1):  # what happened is in the log; here, the rule behind it
-        body += (f"<font color='{_hex(POINTER)}'><b>{i}</b></font> <font color='{_hex(theme.CORE)}'>"
-                 f"{html.escape(p.line)}</font><br>")
+    for i, p in enumerate(session.pointers, 1):  # what happened, as its tag says, and the rule behind it
+        body += (f"<font color='{_hex(POINTER)}'><b>{i}</b></font> {html.escape(p.label)}: "
+                 f"<font color='{_hex(theme.CORE)}'>{html.escape(p.line)}</font><br>")
     return head + body
 
 
+LESSON_HELP = (
+    "<b>A lesson</b>: the panel under the board says what to try. Tab or click your character, press "
+    "the skill's key (or its button), click the target, then the square; Enter plays the step.<br>"
+    "<b>Why</b>: hover a square to see why it is refused, a foe for the predicted contest; once the step "
+    "has played, hover a numbered tag for its rule. F1 searches the rules.<br>"
+    "<b>Next</b> goes on, <b>Retry</b> plays the step again, <b>Restart</b> the whole lesson.")
 TAG_SIZE = 14  # points of a pointer tag's words
 
 
@@ -250,6 +257,8 @@ class LessonScreen(PlayScreen):
         if self.lesson_panel is not None:
             self.lesson_panel.kill()
         self.lesson_panel = LessonPanel(self.manager, pygame.Rect(b.x, stage.bottom, b.width, b.bottom - stage.bottom))
+        assert ctx.side is not None
+        ctx.side.help.set_text(LESSON_HELP)  # what a lesson needs, not every key of the game
         self.refresh_lesson()
 
     @property
