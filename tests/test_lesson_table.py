@@ -5,6 +5,7 @@ lesson; a one-square low wall (R4 cover) reads as a wall, not a pip."""
 
 from __future__ import annotations
 
+import html
 import tomllib
 from pathlib import Path
 
@@ -79,6 +80,7 @@ def test_a_pointer_tag_names_its_event_and_is_never_cut_at_the_board_edge_P4_R4(
         assert labels["P4"] == "Ogre's Melee did nothing: Kwirt is out of reach after movement"
         assert labels["P2"] == "Kwirt moves 2 squares to (1, 2)"
         assert "Phase" not in " ".join(labels.values())
+        assert all(html.escape(label) in app.play.lesson_panel.shown for label in labels.values())  # panel too
         tags_inside(app)
     finally:
         app.close()
@@ -97,13 +99,15 @@ def test_a_pointer_tag_names_its_event_and_is_never_cut_at_the_board_edge_P4_R4(
         app.close()
 
 
-def test_the_lesson_log_starts_with_the_lesson_not_a_games_notes(tmp_path: Path) -> None:
+def test_the_lesson_screen_says_the_lesson_not_a_games_notes(tmp_path: Path) -> None:
     app = lesson_app(tmp_path, LESSONS / "movement.lesson.toml")
     try:
         words = [e.plain for e in app.play.ctx.side.book.entries]
         lesson = app.play.session.lesson
         assert words[0] == f"{lesson.title}: {lesson.goal}"
         assert not any("marks no walls" in w or "M shows them" in w for w in words)
+        shown = app.play.ctx.side.help.html_text  # the sidebar's help: what a lesson needs, not every key
+        assert shown.startswith("<b>A lesson</b>") and "Ctrl+Shift+S" not in shown
     finally:
         app.close()
 
