@@ -148,3 +148,23 @@ def test_lesson_from_points_at_a_turns_decisive_events(tmp_path: Path) -> None:
     assert ("fled", "valtor") in third and third.count(("contest", "kobold")) + third.count(("contest", "ogre")) == 2
     assert ("leaving", "valtor") not in third and len(third) == 4
     load_lesson(out)  # and it plays: every pointer finds its event
+
+
+def test_the_legend_comes_and_goes_and_the_whole_small_map_stays_in_view(tmp_path: Path) -> None:
+    """L docks the legend beside the board; the lesson's map is fitted again to what is left, so none
+    of it is hidden, and the legend draws cover as the map does (a low wall, R4)."""
+    app = lesson_app(tmp_path, LESSONS / "ranged.lesson.toml")
+    try:
+        ctx = app.play.ctx
+        for legend in (True, False):
+            key(app, pygame.K_l)
+            ticks(app, 2)
+            assert app.play.aids.legend is legend
+            board = ctx.frame.board
+            x0, y0 = ctx.cam.to_screen(0, 0)
+            x1, y1 = ctx.cam.to_screen(ctx.art.width, ctx.art.height)
+            assert board.collidepoint(x0, y0) and board.collidepoint(x1 - 1, y1 - 1), ((x0, y0, x1, y1), board)
+            assert (x1 - x0) >= 0.6 * board.width or (y1 - y0) >= 0.6 * board.height  # and large
+        assert "low_wall" in [row.swatch for row in app.play.aids.legend_rows()]
+    finally:
+        app.close()

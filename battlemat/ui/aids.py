@@ -455,7 +455,7 @@ class Aids(Layer):
                 (bool(b.difficult.any()), Row("hatch", "difficult terrain", "M4")),
                 (bool(b.difficult_dirs.any()), Row("chevron", "difficult going this way", "M4")),
                 (bool(b.pit.any()), Row("pit", "pit", "M5")),
-                (bool(b.cover.any()), Row("cover", "cover", "R4")),
+                (bool(b.cover.any()), Row("low_wall" if self.ctx.art.arena else "cover", "cover", "R4")),
                 (bool(b.hazards), Row("hazard", "hazard: hover it", "E1")),
                 (bool(b.level.any()), Row("level", "level, lighter when higher", "M12")),
             ]

@@ -243,6 +243,14 @@ class LessonScreen(PlayScreen):
         side.log_text(f"{lesson.title}: {lesson.goal}", theme.TEXT)
 
     # -- layout --------------------------------------------------------------------------------
+    def dock(self) -> None:
+        """As the play screen's; and the lesson's small map is fitted again to what the docked parts
+        leave (the legend's column comes and goes with L), so none of it is hidden."""
+        before = self.ctx.frame
+        super().dock()
+        if self.ctx.frame != before:
+            self.ctx.cam.fit(self.ctx.art.width, self.ctx.art.height)
+
     def resize(self, size: tuple[int, int]) -> None:
         """The play screen's layout with the board shortened by the lesson panel, which sits under it."""
         super().resize(size)

@@ -23,6 +23,7 @@ from battlemat.core.board import Board
 from battlemat.core.types import XY
 from battlemat.ui import theme
 from battlemat.ui.camera import Camera
+from battlemat.ui.cover_mark import low_wall
 from battlemat.ui.layout import Layout
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
@@ -394,7 +395,7 @@ class LegendRow:
     """One row of the legend: how its swatch is drawn, its words, the rule ID it names."""
 
     swatch: str  # fill | edge | route | declared | sight | band | zone | hatch | chevron | pit | cover | hazard | level
-    # | wall | door | light
+    # | low_wall | wall | door | light
     words: str
     rule: str = ""
     color: theme.Color = theme.TEXT
@@ -528,4 +529,9 @@ def _light_swatch(screen: pygame.Surface, r: pygame.Rect) -> None:
     pygame.draw.circle(screen, (220, 200, 120), r.center, 3)
 
 
-_SWATCHES = {"level": _level_swatch, "wall": _wall_swatch, "door": _door_swatch, "light": _light_swatch}
+def _low_wall_swatch(screen: pygame.Surface, r: pygame.Rect) -> None:
+    low_wall(screen, r.center, r.height * 1.5, 1)  # cover on a map without art (cover_mark.py)
+
+
+_SWATCHES = {"level": _level_swatch, "low_wall": _low_wall_swatch, "wall": _wall_swatch, "door": _door_swatch,
+             "light": _light_swatch}
