@@ -106,6 +106,7 @@ def test_the_lesson_screen_says_the_lesson_not_a_games_notes(tmp_path: Path) -> 
         lesson = app.play.session.lesson
         assert words[0] == f"{lesson.title}: {lesson.goal}"
         assert not any("marks no walls" in w or "M shows them" in w for w in words)
+        assert app.play.ctx.top.full_title == lesson.title and app.play.ctx.top.title.text == lesson.title
         shown = app.play.ctx.side.help.html_text  # the sidebar's help: what a lesson needs, not every key
         assert shown.startswith("<b>A lesson</b>") and "Ctrl+Shift+S" not in shown
     finally:

@@ -314,6 +314,9 @@ class LessonScreen(PlayScreen):
 
     def refresh_panels(self) -> None:
         super().refresh_panels()
+        s, top = self.session, self.ctx.top
+        if top is not None:  # the lesson, not the encounter's title and a turn number (the panel gives the step)
+            top.set_title(s.lesson.title)
         self.refresh_lesson()
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
