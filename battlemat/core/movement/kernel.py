@@ -133,15 +133,24 @@ class Answer(Found):
     once; their deviations from a charge's line, the route to each, and the refusal and ended logs
     when asked for."""
 
-    __slots__ = ("nodes", "costs", "_found", "_at", "_reached", "_query")
+    __slots__ = ("nodes", "costs", "_found", "_layout", "_head", "_reached", "_query")
 
     def __init__(self, found: Ints, query: Query) -> None:
         self._found, self._query = found, query
         ne = int(found[0])
         head: list[int] = found[:HEAD + 2 * ne].tolist()
-        self._at = at = _layout(*head[:HEAD])  # (squares found, refusals logged, ended states logged, states reached)
+        self._head = head[:HEAD]
+        self._layout: Layout | None = None  # (the layout of the rest: worked out when a route or log is read)
         self._reached = head[HEAD - 1]  # nre, the states reached (the walk back along a route reads them)
-        self.nodes, self.costs = head[at.nodes:at.costs], head[at.costs:at.states]  # the squares found, in order
+        self.nodes, self.costs = head[HEAD:HEAD + ne], head[HEAD + ne:HEAD + 2 * ne]  # the squares found, in order
+
+    @property
+    def _at(self) -> Layout:
+        """Where each part of the answer starts (`_layout`, from its four sizes)."""
+        at = self._layout
+        if at is None:
+            at = self._layout = _layout(*self._head)  # (squares found, refusals logged, ended logged, reached)
+        return at
 
     def devs(self) -> list[float]:
         at = self._at
