@@ -57,6 +57,7 @@ class Brain:
         self.scripted, self.budget, self.think_ms = scripted, budget, think_ms
         self.known = remember(known, enc)
         self.memory = Memory()
+        self.before = self.memory  # (the search's notes: Memory as the decision began, before any side declared)
         self.facts = Facts(self.known)  # each character's figures for the match, read by every turn's tables
         # Why each character held back in the last decision (idle, defending in place, a plan the
         # rules refused): the simulator's log shows them as `ai_note` lines
@@ -71,6 +72,8 @@ class Brain:
         out: list[Intent] = []
         self.memory.new_turn({s.at for s in state.chars.values() if s.at is not None and s.active})
         self.notes = {}
+        if not self.scripted and any(search.parse(self.enc.by_id[cid].ai)[0] for cid in ids):
+            self.before = search.copy_notes(self.memory)  # the notes as the decision begins: nobody declared yet
         tables: dict[str, Table] = {}  # each side's table of the turn, read by all its characters
         for cid in ids:
             if not state[cid].active:
@@ -99,10 +102,10 @@ class Brain:
                     key = (intent.target, intent.use)
                     self.memory.aimed_with[key] = self.memory.aimed_with.get(key, 0) + 1
         if not self.scripted:
-            out = self._search(state, rng, out, ids)
+            out = self._search(state, out, ids)
         return out
 
-    def _search(self, state: MatchState, rng: random.Random, out: list[Intent], ids: list[CharId]) -> list[Intent]:
+    def _search(self, state: MatchState, out: list[Intent], ids: list[CharId]) -> list[Intent]:
         """The intents with each side's searching characters' choices improved (battlemat.ai.search)."""
         by_side: dict[str, list[CharId]] = {}
         for cid in ids:
@@ -113,7 +116,7 @@ class Brain:
             return out
         for side, who in by_side.items():
             chosen = {it.who: it for it in out if self.enc.by_id[it.who].side == side}
-            found = search.improve(self, state, side, chosen, who, rng)
+            found = search.improve(self, state, side, chosen, who)
             self.notes.update(found.notes)
             out = [it for it in out if it.who not in found.intents] + list(found.intents.values())
             for cid in found.notes:  # (a changed choice: the foe it aims at now)

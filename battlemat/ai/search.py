@@ -24,8 +24,10 @@ The budget is a number of evaluated turns per searching character and decision (
 resolve_turn counts, the play-out's too), spent by the side's searching characters together: the
 same choices whatever the machine's load, so a simulated batch repeats exactly for a seed.
 `think_ms` adds a wall-clock cap for the window only (it makes the choice depend on speed).
-The search's own draws (random candidates, the foes' model, play-outs) come from one number drawn from
-the AI's stream (ai_stream) per side and decision.
+The search's own draws (random candidates, the foes' model, play-outs) are seeded from the side and
+the state (`seed_of`), never from the AI's stream: a side's choice does not depend on the order the
+sides decide in, nor on how many draws the other side's tactics made (P1: secrets stay secret; the
+search reads only the notes as they were before anyone declared: Brain.before).
 
 `value` (from the deciding side's point of view; documented weights in `Weights`):
   + for each foe: losses it has (minor 1, major MAJOR each), DEFEATED if defeated, FLED if fled;
@@ -128,12 +130,20 @@ def value(enc: Encounter, state: MatchState, side: str, known: MatchMemory, fact
     return total
 
 
+def seed_of(state: MatchState, side: str) -> int:
+    """The search's seed for `side` deciding on `state`: from the turn and where and how everyone stands."""
+    text = f"battlemat search {side} {state.turn} " + " ".join(
+        f"{cid}:{st.at}:{st.minor}:{st.major}:{st.defeated:d}:{st.fled:d}" for cid, st in sorted(state.chars.items()))
+    return random.Random(text).getrandbits(64)
+
+
 class Decider(Protocol):
     """What the search needs of the Brain (battlemat.ai.Brain; passed in, not imported: no cycle)."""
 
     enc: Encounter
     known: MatchMemory
     memory: Memory
+    before: Memory  # its notes as the decision began: no side has declared anything yet (P1)
     facts: Facts
     dice: DiceEngine
     budget: int  # evaluated turns per searching character
@@ -189,7 +199,7 @@ class _Search:
                 return float("-inf")
             self.used += 1
             play = self.brain.model(mem)
-            play.memory = copy_notes(self.brain.memory)
+            play.memory = copy_notes(self.brain.before)
             for t in range(1, PLAYOUT + 1):
                 if outcome(self.enc, st).over:
                     break
@@ -205,7 +215,7 @@ class _Search:
         table = Table(self.state, side, self.brain.known, self.brain.facts)
         me = self.enc.by_id[cid]
         rng = random.Random(f"{self.seed} candidates {cid}")
-        notes = copy_notes(self.brain.memory)
+        notes = copy_notes(self.brain.before)
         notes.new_turn(set(notes.standing))
         notes.side(side)
         for other, it in current.items():  # the squares allies chose (never the foes')
@@ -222,14 +232,14 @@ class _Search:
 
 
 def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId, Intent],
-            who: Sequence[CharId], rng: random.Random) -> Found:
+            who: Sequence[CharId]) -> Found:
     """The portfolio greedy search for `side` (the module's docstring): `chosen` are the side's intents
     as its tactics chose them, `who` the side's searching characters; `brain.model(memory)` is a Brain
-    on tactics alone (the foes' model, the play-outs). One draw from `rng` seeds everything else."""
-    search = _Search(brain, state, rng.getrandbits(64), brain.budget * len(who), brain.think_ms)
+    on tactics alone (the foes' model, the play-outs); every draw is seeded by `seed_of`."""
+    search = _Search(brain, state, seed_of(state, side), brain.budget * len(who), brain.think_ms)
     foes = [c.id for c in brain.enc.characters if c.side != side and state[c.id].active]
     model = brain.model(brain.known.fork())
-    model.memory = copy_notes(brain.memory)
+    model.memory = copy_notes(brain.before)
     guessed = model.decide(state, random.Random(f"{search.seed} model"), foes)
     current: dict[CharId, Intent] = {**{it.who: it for it in guessed}, **chosen}
     best = start = search.evaluate(current, side) if search.room() else 0.0
