@@ -11,7 +11,8 @@ per-seed differences (mean +- 1.96 sd / sqrt n), it stays honest when few seeds 
 won by the tactics alone and none the other way is no proof at 95%: a sign test gives p = 0.125).
 Where the win rates cannot tell the two apart (both at 0% or 100%, where every seed ties, or too
 close), the whole outcome of each seed decides, compared seed by seed (Outcome: the result, then the
-foes put out of the fight less its own, then a win sooner or a loss later), with the same paired
+foes put out of the fight less its own, then its own that got away (fled) rather than fell, then a
+win sooner or a loss later), with the same paired
 interval on the seeds that end better with the tactics and those that end better with the baseline.
 Losses dealt past a defeat count for nothing: a loss margin would rank a harder blow on a fallen foe
 above a faster win. Results do not depend on the number of workers (sim.pool).
@@ -80,12 +81,14 @@ def paired_wins(pairs: Sequence[tuple[bool, bool]]) -> tuple[float, float, float
 @dataclass(frozen=True, order=True)
 class Outcome:
     """How one combat ended for a side, in the order the arena ranks outcomes: the result first (won,
-    undecided, lost), then the foes put out of the fight (defeated or fled) less its own, then the
+    undecided, lost), then the foes put out of the fight (defeated or fled) less its own, then its own
+    out of it that fled rather than fell (one that gets away is better off than one defeated), then the
     time: a win sooner, a loss later. Losses dealt past a defeat count for nothing here (a harder
     blow on a fallen foe is no better play)."""
 
     result: int  # 2 won, 1 undecided (a draw or the turn cap), 0 lost
     out: int  # foes out of the fight less own characters out
+    away: int  # own characters out that got away (fled) rather than fell: more is better (issue 31 item 3)
     time: int  # -turns when won, +turns when lost, 0 when undecided
 
     @property
@@ -93,8 +96,8 @@ class Outcome:
         return self.result == 2
 
 
-def outcome_of(result: int, out: int, turns: int) -> Outcome:
-    return Outcome(result, out, -turns if result == 2 else turns if result == 0 else 0)
+def outcome_of(result: int, out: int, turns: int, away: int = 0) -> Outcome:
+    return Outcome(result, out, away, -turns if result == 2 else turns if result == 0 else 0)
 
 
 @dataclass
@@ -141,7 +144,8 @@ def outcomes(enc: Encounter, results: Sequence[RunResult], side: str) -> list[Ou
         result = 2 if r.winner == side else 1 if r.winner is None else 0
         gone = sum(1 if enc.by_id[cid].side != side else -1
                    for cid, c in r.chars.items() if c.defeated or c.fled)
-        out.append(outcome_of(result, gone, r.turns))
+        away = sum(1 for cid, c in r.chars.items() if c.fled and enc.by_id[cid].side == side)
+        out.append(outcome_of(result, gone, r.turns, away))
     return out
 
 
@@ -209,7 +213,8 @@ def _table(title: str, rows: list[Row], seed: int,
     out.append("difference: the win rate with the tactics less with the baseline; paired 95%: Newcombe's interval"
                " for paired rates, seed by seed")
     out.append("better/worse: seeds that end better with the tactics / with the baseline (won > undecided > lost,"
-               " then foes out of the fight less own, then a win sooner or a loss later)")
+               " then foes out of the fight less own, then own fled rather than defeated, then a win sooner or a loss"
+               " later)")
     out.append("beats it (wins): the win rates' interval lies above 0; beats it (outcomes): they cannot tell the two"
                " apart, and better less worse has its interval above 0")
     return "\n".join(out)
