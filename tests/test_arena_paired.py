@@ -58,7 +58,7 @@ def test_verdicts() -> None:
 
 
 def test_a_side_that_gets_away_ranks_above_one_defeated():
-    """Issue 31 item 3: the arena counts a character that flees (gets away, M: Exit) as better off than
+    """Issue 31 item 3: the arena counts a character that flees (gets away) as better off than
     one defeated (M9: Exit), when the result and the foes put out of the fight are the same."""
     fled, fell = outcome_of(0, -1, 4, away=1), outcome_of(0, -1, 4, away=0)
     assert fled > fell
