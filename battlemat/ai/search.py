@@ -10,10 +10,11 @@ For one side's decision (Brain.decide calls `improve` for the side's characters 
 2. Each searching character's candidates (the portfolio): what every tactic of tactics.TACTICS and the
    greedy baseline proposes from its View, and RANDOM_SAMPLES legal random intents (baselines.random_intent),
    each made legal as the Brain makes any idea legal (validate_intent), repeats dropped.
-3. One character at a time, in the encounter's order, takes the candidate whose evaluation scores best
-   against the others' current choices (the foes' included: they keep the model's choice); ties keep the
-   current choice, so the search never leaves the scripted choice without a reason. Passes repeat while
-   one changes something and the budget lasts.
+3. One character at a time (in the encounter's order, starting turn by turn with the next one, so
+   that a budget that ends early leaves a different character on its tactic's idea each turn) takes
+   the candidate whose evaluation scores best against the others' current choices (the foes' included:
+   they keep the model's choice); ties keep the current choice, so the search never leaves the
+   scripted choice without a reason. Passes repeat while one changes something and the budget lasts.
 An evaluation resolves the turn (`resolve_turn` on the same state, the match's memory forked: nothing
 of the match changes) and plays PLAYOUT more turns with every side on its tactics, then scores the
 state reached (`value`). With dice, DICE_SAMPLES samples are averaged, on common random numbers: the
@@ -63,7 +64,7 @@ from battlemat.core.state import MatchState
 from battlemat.core.types import CharId
 
 SEARCH = "search"
-BUDGET = 16  # evaluated turns per searching character and decision (simulate, arena, predict)
+BUDGET = 12  # evaluated turns per searching character and decision (simulate, arena, predict)
 PLAYOUT = 1  # scripted turns played after the candidate's turn
 DICE_SAMPLES = 2  # samples per evaluation with dice (one diceless)
 RANDOM_SAMPLES = 2  # legal random intents among each character's candidates
@@ -199,6 +200,7 @@ class _Search:
                 return float("-inf")
             self.used += 1
             play = self.brain.model(mem)
+            play.facts = self.brain.facts  # (the match's figures: the same in a fork)
             play.memory = copy_notes(self.brain.before)
             for t in range(1, PLAYOUT + 1):
                 if outcome(self.enc, st).over:
@@ -244,12 +246,20 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
     current: dict[CharId, Intent] = {**{it.who: it for it in guessed}, **chosen}
     best = start = search.evaluate(current, side) if search.room() else 0.0
     changed: set[CharId] = set()
+    ideas: dict[CharId, list[Intent]] = {}
+    # the budget may end before the last character's turn: who goes first changes turn by turn
+    turn = state.turn % max(1, len(who))
+    order = [*who[turn:], *who[:turn]]
     for _ in range(PASSES):
         moved = False
-        for cid in who:
+        for cid in order:
             if not search.room():
                 break
-            for cand in search.candidates(cid, side, current)[1:]:
+            if cid not in ideas:  # (made once a decision, with the allies' choices as they stand then)
+                ideas[cid] = search.candidates(cid, side, current)
+            for cand in ideas[cid]:
+                if cand == current[cid]:
+                    continue
                 if not search.room():
                     break
                 got = search.evaluate({**current, cid: cand}, side)
