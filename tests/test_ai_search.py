@@ -205,3 +205,12 @@ def test_an_encounter_names_the_search_per_character_and_per_side(tmp_path) -> N
     bad = tmp_path / "bad.toml"
     bad.write_text(DUEL.replace('"AI"', '"serch"'), encoding="utf-8")
     assert main(["simulate", str(bad), "--runs", "1", "--quiet"]) == 2
+
+
+def test_the_log_of_a_run_says_what_the_search_chose_over_the_tactic(capsys) -> None:
+    """`simulate --log-run` shows the search's choices as AI lines: what it chose, over which idea of
+    its tactic, with both scores and the turns it evaluated."""
+    assert main(["simulate", AMBUSH, "--runs", "1", "--quiet", "--ai", "bandits=search", "--log-run", "0"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "AI: " in line and "decides: " in line]
+    assert lines and all("search: chose " in line and " over its tactic's " in line and "turns evaluated" in line
+                         for line in lines), lines
