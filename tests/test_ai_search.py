@@ -7,6 +7,8 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from battlemat.ai import Brain, ai_stream, search
 from battlemat.cli import main
 from battlemat.core.intents import Intent
@@ -161,10 +163,12 @@ def _verdict(out: str) -> list[str]:
     return [line.strip() for line in out.splitlines() if " for the " in line and " wins " in line]
 
 
-def test_simulate_ai_search_is_deterministic_and_the_verdict_shows_both_plays(capsys) -> None:
-    """`simulate --ai watch=search` twice with the same seed prints the same report; the verdict has the
-    watch with its tactics and with the search (issue 31 item 4: both plays)."""
-    args = ["simulate", GALLERY, "--runs", "3", "--max-turns", "8", "--seed", "5", "--quiet", "--ai", "watch=search"]
+@pytest.mark.parametrize("dice", ["none", "d6"])
+def test_simulate_ai_search_is_deterministic_and_the_verdict_shows_both_plays(capsys, dice) -> None:
+    """`simulate --ai watch=search` twice with the same seed prints the same report (on one worker and
+    on two); the verdict has the watch with its tactics and with the search (issue 31 item 4: both plays)."""
+    args = ["simulate", GALLERY, "--runs", "3", "--max-turns", "8", "--seed", "5", "--quiet", "--ai", "watch=search",
+            "--dice", dice]
     assert main(args) == 0
     one = capsys.readouterr().out
     assert main([*args, "--workers", "2"]) == 0
@@ -214,3 +218,18 @@ def test_the_log_of_a_run_says_what_the_search_chose_over_the_tactic(capsys) -> 
     lines = [line for line in capsys.readouterr().out.splitlines() if "AI: " in line and "decides: " in line]
     assert lines and all("search: chose " in line and " over its tactic's " in line and "turns evaluated" in line
                          for line in lines), lines
+
+
+def test_with_dice_every_candidate_rolls_the_same_samples() -> None:
+    """Common random numbers: with dice each evaluation averages DICE_SAMPLES samples whose k-th rolls
+    from the same seeded random.Random for every candidate, so the same choice scores the same twice
+    and the budget counts each sample's turns (D1: the dice engine decides each contest)."""
+    enc = with_ai(load_encounter(GALLERY), (("watch", "search", ""),))
+    m = Match(enc, seed=4, dice="d6")
+    brain = Brain(enc, m.memory, m.dice)
+    joint = {it.who: it for it in Brain(enc, m.memory, m.dice, scripted=True).decide(m.state, ai_stream(4))}
+    s = search._Search(brain, m.state, 9, 1000, None)
+    assert s.samples == search.DICE_SAMPLES
+    first = s.evaluate(joint, "watch")
+    assert s.evaluate(joint, "watch") == first
+    assert s.used == 2 * search.DICE_SAMPLES * (1 + search.PLAYOUT)
