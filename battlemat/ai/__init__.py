@@ -51,8 +51,9 @@ class Brain:
                  scripted: bool = False, budget: int = search.BUDGET, think_ms: float | None = None) -> None:
         self.enc = enc
         # the search (characters with ai = "search"): it resolves turns with the match's dice engine
-        # (default: the encounter's), within `budget` evaluated turns per searching character and, for the
-        # window, `think_ms`; `scripted`: every character plays its base tactic (the search's own models)
+        # (default: the encounter's), within `budget` evaluated turns per searching character and dice
+        # sample and, for the window, `think_ms`; `scripted`: every character plays its base tactic (the
+        # search's own models)
         self.dice = dice if dice is not None else engine(enc.dice)
         self.scripted, self.budget, self.think_ms = scripted, budget, think_ms
         self.known = remember(known, enc)

@@ -21,8 +21,8 @@ state reached (`value`). With dice, DICE_SAMPLES samples are averaged, on common
 k-th sample of every candidate rolls from the same seeded random.Random, so two candidates differ by
 their choices, not by their luck. Diceless, one sample is the turn exactly.
 
-The budget is a number of evaluated turns per searching character and decision (BUDGET; each
-resolve_turn counts, the play-out's too), spent by the side's searching characters together: the
+The budget is a number of evaluated turns per searching character, dice sample and decision (BUDGET;
+each resolve_turn counts, the play-out's too), spent by the side's searching characters together: the
 same choices whatever the machine's load, so a simulated batch repeats exactly for a seed.
 `think_ms` adds a wall-clock cap for the window only (it makes the choice depend on speed).
 The search's own draws (random candidates, the foes' model, play-outs) are seeded from the side and
@@ -64,7 +64,7 @@ from battlemat.core.state import MatchState
 from battlemat.core.types import CharId
 
 SEARCH = "search"
-BUDGET = 12  # evaluated turns per searching character and decision (simulate, arena, predict)
+BUDGET = 12  # evaluated turns per searching character and dice sample, each decision (simulate, arena, predict)
 PLAYOUT = 1  # scripted turns played after the candidate's turn
 DICE_SAMPLES = 2  # samples per evaluation with dice (one diceless)
 RANDOM_SAMPLES = 2  # legal random intents among each character's candidates
@@ -147,7 +147,7 @@ class Decider(Protocol):
     before: Memory  # its notes as the decision began: no side has declared anything yet (P1)
     facts: Facts
     dice: DiceEngine
-    budget: int  # evaluated turns per searching character
+    budget: int  # evaluated turns per searching character and dice sample
     think_ms: float | None
 
     def model(self, known: MatchMemory) -> Decider:
@@ -238,7 +238,8 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
     """The portfolio greedy search for `side` (the module's docstring): `chosen` are the side's intents
     as its tactics chose them, `who` the side's searching characters; `brain.model(memory)` is a Brain
     on tactics alone (the foes' model, the play-outs); every draw is seeded by `seed_of`."""
-    search = _Search(brain, state, seed_of(state, side), brain.budget * len(who), brain.think_ms)
+    samples = 1 if brain.dice.name == "none" else DICE_SAMPLES
+    search = _Search(brain, state, seed_of(state, side), brain.budget * samples * len(who), brain.think_ms)
     foes = [c.id for c in brain.enc.characters if c.side != side and state[c.id].active]
     model = brain.model(brain.known.fork())
     model.memory = copy_notes(brain.before)
