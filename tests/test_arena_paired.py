@@ -55,3 +55,11 @@ def test_verdicts() -> None:
     # fewer wins with the tactics is never made up by the rest of the outcome
     row = compare("ogres", "greedy", [lost] * 12 + [fast] * 28, [won] * 40)
     assert row.high < 0 and not row.beats
+
+
+def test_a_side_that_gets_away_ranks_above_one_defeated():
+    """Issue 31 item 3: the arena counts a character that flees (gets away) as better off than
+    one defeated (M9: Exit), when the result and the foes put out of the fight are the same."""
+    fled, fell = outcome_of(0, -1, 4, away=1), outcome_of(0, -1, 4, away=0)
+    assert fled > fell
+    assert outcome_of(0, 0, 4, away=0) > fled  # nobody of its own out at all is better still

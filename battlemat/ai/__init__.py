@@ -1,7 +1,10 @@
 """NPC and simulation tactics: `Brain(encounter, match.memory).decide(state, rng)` -> one legal Intent each.
 
 Pure: the encounter, the state and the match's own random.Random come in; intents go out through the
-same door as the UI's (validate_intent). Each decision works the state out once per side
+same door as the UI's (validate_intent). A character whose `ai` is "search" (or "search:TACTIC")
+starts from its base tactic's idea, then its side's searching characters improve on the side's joint
+choice by a portfolio search on the real rules (battlemat.ai.search), within a budget of evaluated
+turns. Each decision works the state out once per side
 (battlemat.ai.table.Table: positions, sight, walking distances, reach, ratings as they stand) and
 every character of the side reads that table. A tactic's idea that the rules refuse is retried without its
 destination, then dropped (the character stays idle) — never passed on illegal.
@@ -13,10 +16,11 @@ import random
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-from battlemat.ai import tactics
+from battlemat.ai import search, tactics
 from battlemat.ai.baselines import greedy, random_intent
 from battlemat.ai.table import Facts, Table
 from battlemat.ai.view import Memory, View
+from battlemat.core.dice import DiceEngine, engine
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.intents import Intent
@@ -43,23 +47,34 @@ class Brain:
     match's memory (Match.memory), shared with the resolver's checks of the intents the AI makes;
     without it the AI keeps one of its own."""
 
-    def __init__(self, enc: Encounter, known: MatchMemory | None = None) -> None:
+    def __init__(self, enc: Encounter, known: MatchMemory | None = None, dice: DiceEngine | None = None, *,
+                 scripted: bool = False, budget: int = search.BUDGET, think_ms: float | None = None) -> None:
         self.enc = enc
+        # the search (characters with ai = "search"): it resolves turns with the match's dice engine
+        # (default: the encounter's), within `budget` evaluated turns per searching character and dice
+        # sample and, for the window, `think_ms`; `scripted`: every character plays its base tactic (the
+        # search's own models)
+        self.dice = dice if dice is not None else engine(enc.dice)
+        self.scripted, self.budget, self.think_ms = scripted, budget, think_ms
         self.known = remember(known, enc)
         self.memory = Memory()
+        self.before = self.memory  # (the search's notes: Memory as the decision began, before any side declared)
         self.facts = Facts(self.known)  # each character's figures for the match, read by every turn's tables
         # Why each character held back in the last decision (idle, defending in place, a plan the
         # rules refused): the simulator's log shows them as `ai_note` lines
         self.notes: dict[CharId, str] = {}
 
     def tactic_name(self, cid: CharId) -> str:
-        return self.enc.by_id[cid].ai or "default"
+        """The tactic that makes `cid`'s first idea (a searching character's base tactic)."""
+        return search.parse(self.enc.by_id[cid].ai)[1]
 
     def decide(self, state: MatchState, rng: random.Random, who: Iterable[CharId] | None = None) -> list[Intent]:
         ids = [c.id for c in self.enc.characters] if who is None else list(who)
         out: list[Intent] = []
         self.memory.new_turn({s.at for s in state.chars.values() if s.at is not None and s.active})
         self.notes = {}
+        if not self.scripted and any(search.parse(self.enc.by_id[cid].ai)[0] for cid in ids):
+            self.before = search.copy_notes(self.memory)  # the notes as the decision begins: nobody declared yet
         tables: dict[str, Table] = {}  # each side's table of the turn, read by all its characters
         for cid in ids:
             if not state[cid].active:
@@ -87,7 +102,38 @@ class Brain:
                     self.memory.aimed[intent.target] = self.memory.aimed.get(intent.target, 0) + 1
                     key = (intent.target, intent.use)
                     self.memory.aimed_with[key] = self.memory.aimed_with.get(key, 0) + 1
+        if not self.scripted:
+            out = self._search(state, out, ids)
         return out
+
+    def _search(self, state: MatchState, out: list[Intent], ids: list[CharId]) -> list[Intent]:
+        """The intents with each side's searching characters' choices improved (battlemat.ai.search)."""
+        by_side: dict[str, list[CharId]] = {}
+        for cid in ids:
+            me = self.enc.by_id[cid]
+            if state[cid].active and search.parse(me.ai)[0]:
+                by_side.setdefault(me.side, []).append(cid)
+        if not by_side:
+            return out
+        for side, who in by_side.items():
+            chosen = {it.who: it for it in out if self.enc.by_id[it.who].side == side}
+            found = search.improve(self, state, side, chosen, who)
+            self.notes.update(found.notes)
+            out = [it for it in out if it.who not in found.intents] + list(found.intents.values())
+            for cid in found.notes:  # (a changed choice: the foe it aims at now)
+                it = found.intents[cid]
+                if it.target and self.enc.rules.halves[it.use].act == "attack":
+                    self.memory.last_target[cid] = it.target
+        order = {c.id: i for i, c in enumerate(self.enc.characters)}
+        return sorted(out, key=lambda it: order[it.who])
+
+    def model(self, known: MatchMemory) -> Brain:
+        """A Brain on tactics alone, on `known` (a fork): the search's model of the foes and its play-outs."""
+        return Brain(self.enc, known, self.dice, scripted=True)
+
+    def legal(self, state: MatchState, idea: Intent | None) -> Intent | None:
+        """The idea as a legal intent (as `decide` makes one), or None."""
+        return self._legal(state, idea)[0]
 
     def _legal(self, state: MatchState, idea: Intent | None) -> tuple[Intent | None, str]:
         """The idea as a legal intent (without its destination if only that was refused), and why

@@ -11,6 +11,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from battlemat.core.encounter import Encounter
+from battlemat.core.errors import BattlematError
 from battlemat.io.limits import (
     MAX_BALANCE_DEPTH,
     MAX_CALIBRATE_SAMPLES,
@@ -22,7 +24,7 @@ from battlemat.io.limits import (
     MAX_WINDOW,
     MAX_WORKERS,
 )
-from battlemat.io.names import dice_problem
+from battlemat.io.names import AI_NAMES, dice_problem, unknown_name
 
 EXIT_BAD_INPUT = 2
 
@@ -85,6 +87,41 @@ def add_batch_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (the numbers are "
                         "the same)")
+
+
+# Tactics `--ai` may put on a side: every `ai =` name but scripted (it needs a script of its own)
+AI_CHOICES = tuple(n for n in AI_NAMES if n != "scripted")
+
+
+def ai_argument(text: str) -> tuple[str, str]:
+    """argparse type of `--ai`: TACTIC (every side) or SIDE=TACTIC, as (side or '', tactic); the side is
+    checked against the encounter later (`ai_overrides`)."""
+    side, _, tactic = text.rpartition("=")
+    if tactic not in AI_CHOICES:
+        message, fix = unknown_name("tactics", tactic[:40], AI_CHOICES)
+        raise argparse.ArgumentTypeError(f"{message}. Fix: {fix}")
+    return side.strip(), tactic
+
+
+def add_ai_argument(p: argparse.ArgumentParser, what: str) -> None:
+    """`--ai [SIDE=]TACTIC`, repeatable (simulate, arena, predict)."""
+    p.add_argument("--ai", type=ai_argument, action="append", default=[], metavar="[SIDE=]TACTIC",
+                   help=f"{what}: 'search' (the search AI, each character on its own tactic as its base: "
+                        f"battlemat/ai/search.py) or one of {', '.join(AI_CHOICES[:-1])}; 'search' alone puts it on "
+                        "every side, 'watch=search' on one; repeatable")
+
+
+def ai_overrides(enc: Encounter, given: list[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
+    """`--ai` values as sim.overrides' (side, tactic, style), in the encounter's side order; an unknown
+    side is a BattlematError with the sides to choose from."""
+    chosen: dict[str, str] = {}
+    for side, tactic in given:
+        if side and side not in enc.sides:
+            message, fix = unknown_name("side", side[:40], enc.sides)
+            raise BattlematError(f"--ai {side}={tactic}: {message}. Fix: {fix}")
+        for s in [side] if side else enc.sides:
+            chosen[s] = tactic
+    return tuple((s, chosen[s], "") for s in enc.sides if s in chosen)
 
 
 def target_argument(text: str) -> float:

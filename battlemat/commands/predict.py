@@ -6,6 +6,7 @@ the players' sides (`--side`, default the first side, as in the window) stay idl
 character is given the AI's intent (`--all-ai`: the players' characters too). The events print as
 `resolve` prints them (`--json`: one object per event exactly as `resolve --json` writes them, then the
 final state, then a `prediction` object with what was guessed and the spread over the samples).
+`--ai [SIDE=]TACTIC` guesses a side's intents with another AI (`--ai ogres=search`: the search AI).
 """
 
 from __future__ import annotations
@@ -14,12 +15,22 @@ import argparse
 import json
 from typing import Any
 
-from battlemat.commands.args import PREDICT_SAMPLES, PREDICT_SAMPLES_HELP, dice_argument, fail, seed_argument
+from battlemat.commands.args import (
+    PREDICT_SAMPLES,
+    PREDICT_SAMPLES_HELP,
+    add_ai_argument,
+    ai_overrides,
+    dice_argument,
+    fail,
+    seed_argument,
+)
+from battlemat.core.encounter import Encounter
 from battlemat.core.match import Match
 from battlemat.io.encounter import load_encounter
 from battlemat.io.saves import gm_doors, read_save
 from battlemat.log import format_event, format_state
 from battlemat.predict import DICE_SAMPLES, Question, TurnPrediction, guess_lines, predict_turn, spread_lines
+from battlemat.sim.overrides import with_ai
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,6 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--side", action="append", default=None, metavar="SIDE",
                    help="a side the players control: its undeclared characters stay idle (default: the first side)")
     p.add_argument("--all-ai", action="store_true", help="the AI declares for the players' idle characters too")
+    add_ai_argument(p, "guess a side's (or every side's) intents with this AI instead of the encounter's")
     p.add_argument("--json", action="store_true", help="events as `resolve --json` writes them, then the prediction")
 
 
@@ -40,18 +52,24 @@ def _fail(message: str) -> int:
     return fail("battlemat predict", message)
 
 
+def _played(enc: Encounter, args: argparse.Namespace) -> Encounter:
+    """The encounter with the AI `--ai` puts on its sides."""
+    return with_ai(enc, ai_overrides(enc, args.ai))
+
+
 def _match(args: argparse.Namespace) -> tuple[Match, tuple[str, ...], bool]:
     """The match to predict from (after the save's turns with --load), the players' sides, and whether
     the encounter's scripted turn counts as declared."""
     if args.load:
         save = read_save(args.load)
-        m = Match(load_encounter(save.encounter_path(args.load)), seed=save.seed, dice=args.dice or save.dice)
+        m = Match(_played(load_encounter(save.encounter_path(args.load)), args), seed=save.seed,
+                  dice=args.dice or save.dice)
         for n, intents in enumerate(save.turns, 1):
             gm_doors(m, save.doors, n)  # the game master's door changes before each turn
             m.play(intents)
         gm_doors(m, save.doors, len(save.turns) + 1)
         return m, tuple(args.side or save.pc_sides), False
-    m = Match(load_encounter(args.encounter), seed=None, dice=args.dice)
+    m = Match(_played(load_encounter(args.encounter), args), seed=None, dice=args.dice)
     return m, tuple(args.side or ()), True
 
 

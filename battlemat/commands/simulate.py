@@ -28,7 +28,9 @@ from battlemat.commands.args import (
     RUNS_HELP,
     WORKERS,
     WORKERS_HELP,
+    add_ai_argument,
     add_batch_options,
+    ai_overrides,
 )
 from battlemat.core.encounter import Encounter
 from battlemat.core.errors import BattlematError
@@ -37,7 +39,8 @@ from battlemat.io.encounter import load_encounter
 from battlemat.io.limits import MAX_WORKERS
 from battlemat.io.outfile import write_file
 from battlemat.labels import display_names, labels_by_id
-from battlemat.sim.pool import Batch, Interrupted, default_workers, run_batch
+from battlemat.sim.overrides import with_ai
+from battlemat.sim.pool import Batch, Interrupted, default_workers, run_batches
 from battlemat.sim.progress import play_batches
 from battlemat.sim.replays import write_replays
 from battlemat.sim.report import write_report
@@ -62,6 +65,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="save the typical run and each side's worst run as replays here (default: the --report folder)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_variant_argument(p)
+    add_ai_argument(p, "play a side (or every side) with this AI instead of the encounter's; with search, the "
+                       "batch is also played with the tactics on the same seeds and the verdict shows both")
     p.add_argument("--log-run", type=int, default=None, metavar="K",
                    help="also print the full log of run K (0-based), as `resolve` prints one, "
                         "with the AI's notes")
@@ -83,25 +88,38 @@ def run(args: argparse.Namespace) -> int:
     enc = load_encounter(path)  # fails early, in this process, with a clear message
     seed = enc.seed if args.seed is None else args.seed
     dice = args.dice or enc.dice
+    ai = ai_overrides(enc, getattr(args, "ai", []))
     if getattr(args, "variant", None):  # what-if variants on the same seeds (battlemat.sim.variants)
-        return simulate_variants(args, enc, path, seed, dice, workers)
+        return simulate_variants(args, enc, path, seed, dice, workers, ai)
+    plain = enc
+    enc = with_ai(enc, ai)  # the encounter as played (--ai)
+    searched = [side for side, tactic, _ in ai if tactic == "search"]
     console = Console(stderr=True)
     show = not args.quiet and sys.stderr.isatty() or os.environ.get("BATTLEMAT_PROGRESS") == "1"
     with Progress(
         TextColumn("[bold]simulating[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=console, disable=not show,
     ) as bar:
-        task = bar.add_task("runs", total=args.runs)
+        batch = Batch(path, args.runs, seed, dice, args.max_turns, ai=ai)
+        # with the search on a side, the tactics' batch too, on the same seeds, for the verdict
+        batches = [batch] + ([Batch(path, args.runs, seed, dice, args.max_turns)] if searched else [])
+        task = bar.add_task("runs", total=args.runs * len(batches))
         stop: Interrupted | None = None
         try:
-            batch = Batch(path, args.runs, seed, dice, args.max_turns)
-            results = run_batch(batch, workers=workers,
-                                dask_scheduler=args.dask_scheduler, progress=lambda n: bar.advance(task, n))
+            groups = run_batches(batches, workers=workers,
+                                 dask_scheduler=args.dask_scheduler, progress=lambda n: bar.advance(task, n))
         except Interrupted as exc:
-            results, stop = exc.results, exc
+            groups, stop = exc.groups, exc
+        results = groups[0]
     status = 0 if stop is None else stopped(stop)  # "battlemat: interrupted" on stderr; the summary says more
     summary = summarise(enc, results, seed, dice, args.max_turns, planned=args.runs)
-    summary.verdict = verdict(enc, [("", results)], seed, dice, args.max_turns, explain=stop is None)
+    plays = [("", results)]
+    if searched and len(groups) > 1 and groups[1]:
+        on = "search" if len(searched) == len(enc.sides) else f"{', '.join(searched)} on search"
+        plays = [("tactics", groups[1]), (on, results)]
+    summary.verdict = verdict(enc, plays, seed, dice, args.max_turns, explain=stop is None)
+    if searched:
+        print(f"AI: {', '.join(f'{side} {tactic}' for side, tactic, _ in ai)} (--ai); every other side its tactics")
     folder = args.replays or args.report  # replays go where asked: never into the maps' folder unasked
     if stop is None and folder:  # an interrupted batch stops now: its runs are not played again for replays
         where = Path(folder)
@@ -118,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n# run {args.log_run} in full")
         print("\n".join(log_lines(enc, args.log_run, seed, dice, args.max_turns)))
     if args.sweep == "styles" and stop is None:
-        print_sweep(sweep_styles(Batch(path, args.runs, seed, dice, args.max_turns), enc, workers))
+        print_sweep(sweep_styles(Batch(path, args.runs, seed, dice, args.max_turns), plain, workers))
     if args.report:
         out = Path(args.report)
         files = write_report(enc, summary, out, Path(path), _numbers_written if stop is not None else None)
@@ -288,15 +306,15 @@ def add_variant_argument(p: argparse.ArgumentParser) -> None:
                         "of one name: \"Ogre leader.ai=brawler\"); join changes with ';'; repeatable")
 
 
-def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed: int, dice: str,
-                      workers: int) -> int:
+def simulate_variants(args: argparse.Namespace, enc: Encounter, path: str, seed: int, dice: str,  # noqa: PLR0913
+                      workers: int, ai: tuple[tuple[str, str, str], ...] = ()) -> int:
     """`simulate` with --variant: the base and every variant in one batch of work, then the base's
     summary and the variants' table. Ctrl+C: what finished, paired on the runs both finished."""
     variants = [parse_variant(v, enc) for v in args.variant]  # every mistake before any run
     for v in variants:
         build_variant(enc, path, v.text)  # a copy with no room, a file that will not read: now
-    batches = [Batch(path, args.runs, seed, dice, args.max_turns)] + [
-        Batch(path, args.runs, seed, dice, args.max_turns, v.text) for v in variants]
+    batches = [Batch(path, args.runs, seed, dice, args.max_turns, ai=ai)] + [
+        Batch(path, args.runs, seed, dice, args.max_turns, v.text, ai=ai) for v in variants]
     groups, stop = play_batches(batches, workers, args.dask_scheduler, quiet=args.quiet, what="simulating")
     status = 0 if stop is None else stopped(stop)
     summary = summarise(enc, groups[0], seed, dice, args.max_turns, planned=args.runs)

@@ -29,7 +29,7 @@ from battlemat.io.limits import (
     MAX_SEED,
     MAX_TURNS,
 )
-from battlemat.io.names import dice_problem, did_you_mean, shown, unknown_name
+from battlemat.io.names import AI_NAMES, ai_known, dice_problem, did_you_mean, shown, unknown_name
 from battlemat.io.rules_file import load_rules
 from battlemat.io.styles import side_styles as _side_styles
 from battlemat.io.styles import style_of
@@ -41,8 +41,6 @@ _CHAR_KEYS = {
     "script", "style", "minor", "major",
 }
 _INTENT_KEYS = {"who", "use", "target", "also", "modifiers", "to", "path", "share", "item", "throw"}
-AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default",
-            "random", "greedy")
 
 
 _KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", float: "a number"}
@@ -365,7 +363,7 @@ def _character(r: _Reader, rc: Any, place: str, seen: set[str]) -> Character | N
     tns = _observe_tns(r, t, place)
     at = r.square(t["at"], f"{place}.at") if "at" in t else None
     ai = r.typed(t, "ai", str, place, "")
-    if ai and ai not in AI_NAMES:
+    if ai and not ai_known(ai):
         r.bad(f"{place}.ai", *unknown_name("tactics", ai, AI_NAMES))
     script = _script(r, t, place)
     style = style_of(r, t.get("style"), f"{place}.style") if "style" in t else {}

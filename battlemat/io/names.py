@@ -27,6 +27,16 @@ def did_you_mean(name: object, known: Iterable[str]) -> str:
     return f"did you mean {by_lower[close[0]]!r}? " if close else ""
 
 
+# Every `ai =` an encounter may name (battlemat.ai.TACTICS, and the search AI: battlemat.ai.search)
+AI_NAMES = ("brawler", "archer", "skirmisher", "guardian", "coward", "observer", "scripted", "default",
+            "random", "greedy", "search")
+
+
+def ai_known(ai: str) -> bool:
+    """A tactic's name, or the search AI on one ("search:archer": battlemat.ai.search)."""
+    return ai in AI_NAMES or ai.startswith("search:") and ai[len("search:"):] in AI_NAMES[:-1]
+
+
 def unknown_name(what: str, name: object, known: Iterable[str]) -> tuple[str, str]:
     """(message, fix) for a name that is none of `known`."""
     choices = list(known)

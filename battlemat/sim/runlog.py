@@ -26,7 +26,8 @@ def note_events(enc: Encounter, turn: int, notes: dict[str, str]) -> list[Event]
     """The AI's notes of one turn as `ai_note` events, in declaration order."""
     return [
         Event("ai_note", turn, "AI",
-              f"{enc.by_id[cid].name} ({enc.by_id[cid].ai or 'default'}) holds back: {notes[cid]}",
+              f"{enc.by_id[cid].name} ({enc.by_id[cid].ai or 'default'}) "
+              f"{'decides' if notes[cid].startswith('search:') else 'holds back'}: {notes[cid]}",
               (), {"who": cid, "reason": notes[cid]})
         for cid in enc.ids if cid in notes
     ]

@@ -83,7 +83,7 @@ def play_one(  # noqa: PLR0913 - the run's place in its batch, what it shares, a
     seed = run_seed(batch_seed, index)
     match = Match(enc, seed=seed, dice=dice, memory=memory)
     rng = ai_stream(seed)
-    brain = Brain(enc, match.memory)
+    brain = Brain(enc, match.memory, match.dice)
     result = RunResult(index, seed, None, 0, False)
     side_of = {c.id: c.side for c in enc.characters}
     result.side_losses = {side: [] for side in enc.sides}

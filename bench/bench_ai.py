@@ -1,0 +1,76 @@
+"""The search AI's speed (issue 31 item 3): `simulate --ai search` (the search on both sides) on the
+art gallery, 200 runs on 2 workers, goal within 2 minutes; and the time per side's decision.
+
+Run: python bench/bench_ai.py [--runs N] [--workers W]   (fewer runs: a quicker look; the goal scales)
+The time is wall-clock on a shared machine: quote it with the load it ran under.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from battlemat.ai import Brain, ai_stream
+from battlemat.core.match import Match
+from battlemat.io.encounter import load_encounter
+from battlemat.sim.overrides import with_ai
+
+ROOT = Path(__file__).resolve().parent.parent
+GALLERY = str(ROOT / "maps" / "art_gallery.toml")
+GOAL_S = 120.0  # for 200 runs on 2 cores (issue 31 item 3)
+
+
+def decision_times(path: str, runs: int) -> tuple[list[float], list[float]]:
+    """Seconds per decision of all sides with the search on both, and per searching character in it
+    (in this process, `runs` matches of `path`)."""
+    plain = load_encounter(path)
+    enc = with_ai(plain, tuple((side, "search", "") for side in plain.sides))
+    per_decision: list[float] = []
+    per_char: list[float] = []
+    for seed in range(runs):
+        m = Match(enc, seed=seed)
+        brain, rng = Brain(enc, m.memory, m.dice), ai_stream(seed)
+        while not m.outcome().over and m.state.turn <= 30:
+            active = sum(1 for st in m.state.chars.values() if st.active)
+            start = time.perf_counter()
+            intents = brain.decide(m.state, rng)
+            took = time.perf_counter() - start
+            per_decision.append(took)
+            per_char.append(took / max(1, active))
+            m.play(intents)
+    return per_decision, per_char
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--runs", type=int, default=200, help="runs of the art gallery (default 200)")
+    p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--decisions", type=int, default=5, help="matches timed decision by decision (default 5)")
+    args = p.parse_args()
+    cmd = [sys.executable, "-m", "battlemat", "simulate", GALLERY, "--runs", str(args.runs), "--workers",
+           str(args.workers), "--ai", "search", "--quiet"]
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    took = time.perf_counter() - start
+    if done.returncode != 0:
+        print(done.stderr, file=sys.stderr)
+        return 1
+    verdict = [line.strip() for line in done.stdout.splitlines() if " with search: " in line]
+    goal = GOAL_S * args.runs / 200
+    print(f"simulate --ai search, art gallery, {args.runs} runs, {args.workers} workers (with the tactics' batch "
+          f"for the verdict): {took:.1f} s; goal {goal:.0f} s: {'within' if took <= goal else 'NOT within'}")
+    for line in verdict:
+        print(f"  {line}")
+    whole, each = decision_times(GALLERY, args.decisions)
+    print(f"time per decision (both sides searching, {len(whole)} decisions of {args.decisions} matches): median "
+          f"{statistics.median(whole) * 1000:.0f} ms, max {max(whole) * 1000:.0f} ms; per character median "
+          f"{statistics.median(each) * 1000:.0f} ms (window goal <= 50 ms per character)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,235 @@
+"""The search AI (issue 31 items 1-3; battlemat/ai/search.py): its evaluation, its choices, its
+secrecy (P1), its budget and determinism, and the commands that use it (`--ai`, `ai = "search"`)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from battlemat.ai import Brain, ai_stream, search
+from battlemat.cli import main
+from battlemat.core.intents import Intent
+from battlemat.core.match import Match
+from battlemat.core.memory import MatchMemory
+from battlemat.io.encounter import load_encounter
+from battlemat.sim.overrides import with_ai
+from tests.conftest import ROOT
+
+GALLERY = str(ROOT / "maps" / "art_gallery.toml")
+AMBUSH = str(ROOT / "maps" / "forest_ambush.toml")
+
+# Anna's script has her Block every turn next to Bors, who cannot hurt her and falls to a few blows:
+# her tactic does nothing, a search on it should strike.
+DUEL = """
+[encounter]
+title = "A guard who only guards"
+seed = 1
+dice = "none"
+[map]
+rows = ["......", "......", "......"]
+[[character]]
+id = "anna"
+name = "Anna"
+side = "left"
+skills = { "Melee/Press" = 6, "Block/Dodge" = 3 }
+at = [2, 1]
+ai = "AI"
+script = [ { use = "Block" } ]
+[[character]]
+id = "bors"
+name = "Bors"
+side = "right"
+skills = { "Block/Dodge" = 1 }
+fragile = true
+at = [3, 1]
+ai = "scripted"
+script = [ { use = "Dodge" } ]
+"""
+
+
+def duel(ai: str, folder: Path):  # type: ignore[no-untyped-def]
+    """The duel with Anna's `ai` (read from a file: an inline [map] is attached by load_encounter)."""
+    path = folder / f"duel-{ai.replace(':', '-')}.toml"
+    path.write_text(DUEL.replace('"AI"', f'"{ai}"'), encoding="utf-8")
+    return load_encounter(path)
+
+
+def test_parse_names_the_base_tactic() -> None:
+    assert search.parse("search") == (True, "default")
+    assert search.parse("search:archer") == (True, "archer")
+    assert search.parse("brawler") == (False, "brawler")
+    assert search.parse("") == (False, "default")
+    assert search.searching("archer") == "search:archer" and search.searching("") == "search"
+
+
+def test_value_ranks_a_defeated_foe_above_nothing_and_a_fled_friend_above_a_defeated_one(tmp_path) -> None:
+    """The evaluation (module docstring): losses and defeats dealt count for the side, taken against
+    it, and a character that gets away (fled) costs less than one defeated (L1, L4; the arena's order)."""
+    enc = duel("scripted", tmp_path)
+    known = MatchMemory(enc)
+    start = enc.initial_state()
+
+    def with_(cid: str, **kw: object):  # type: ignore[no-untyped-def]
+        return replace(start, chars={**start.chars, cid: replace(start[cid], **kw)})
+
+    nothing = search.value(enc, start, "left", known)
+    assert search.value(enc, with_("bors", minor=1), "left", known) > nothing
+    assert search.value(enc, with_("bors", defeated=True), "left", known) > search.value(
+        enc, with_("bors", minor=2, major=1), "left", known)
+    assert search.value(enc, with_("anna", minor=1), "left", known) < nothing
+    fled, fell = search.value(enc, with_("anna", fled=True), "left", known), search.value(
+        enc, with_("anna", defeated=True), "left", known)
+    assert fell < fled < nothing
+    # position: a fighter nearer its foe scores above one farther away (walking distance)
+    far = replace(start, chars={**start.chars, "anna": replace(start["anna"], at=(0, 1))})
+    assert search.value(enc, far, "left", known) < nothing
+
+
+def test_a_turn_that_strikes_scores_above_one_that_does_nothing(tmp_path) -> None:
+    """The search resolves the candidate's turn on the real rules: Anna's Melee on Bors (losses dealt,
+    C1, L1) evaluates above her scripted Block, which meets no attack."""
+    enc = duel("search:scripted", tmp_path)
+    m = Match(enc)
+    brain = Brain(enc, m.memory, m.dice)
+    s = search._Search(brain, m.state, 1, 100, None)
+    dodge = Intent("bors", "Dodge", "anna")
+    struck = s.evaluate({"anna": Intent("anna", "Melee", "bors"), "bors": dodge}, "left")
+    guarded = s.evaluate({"anna": Intent("anna", "Block", "bors"), "bors": dodge}, "left")
+    assert struck > guarded
+    # diceless, one sample each: the strike defeats fragile Bors (L4) and ends the fight, so no play-out
+    # follows it; the guard's turn is played out one more turn (PLAYOUT)
+    assert s.used == 1 + 1 + search.PLAYOUT
+
+
+def test_the_search_leaves_a_tactic_that_does_nothing_for_one_that_wins(tmp_path) -> None:
+    """Anna's script Blocks forever (a stalemate); with ai = "search:scripted" the search strikes and
+    wins the duel, and the AI's note says what it chose over the tactic."""
+    plain, searched = duel("scripted", tmp_path), duel("search:scripted", tmp_path)
+    m = Match(plain)
+    first = Brain(plain, m.memory).decide(m.state, ai_stream(1))
+    assert {it.who: it.use for it in first}["anna"] == "Block"
+    m = Match(searched)
+    brain = Brain(searched, m.memory, m.dice)
+    rng = ai_stream(1)
+    first = brain.decide(m.state, rng)
+    assert {it.who: it.use for it in first}["anna"] in ("Melee", "Press")
+    assert brain.notes["anna"].startswith("search: chose")
+    m.play(first)
+    while not m.outcome().over and m.state.turn <= 10:
+        m.play(brain.decide(m.state, rng))
+    assert m.outcome().winner == "left"
+
+
+def test_the_search_keeps_its_side_secret_and_the_order_of_the_sides_changes_nothing() -> None:
+    """P1 (everyone declares in secret): with the search on both sides, deciding both in one call gives
+    each side the intents it chooses alone with the same draws; the foes are modelled from the state."""
+    enc = with_ai(load_encounter(AMBUSH), tuple((s, "search", "") for s in load_encounter(AMBUSH).sides))
+    m = Match(enc)
+    for turn in range(3):
+        first, second = enc.sides
+        ids_first = [c.id for c in enc.characters if c.side == first]
+        ids_second = [c.id for c in enc.characters if c.side == second]
+        together = Brain(enc, m.memory, m.dice).decide(m.state, random.Random(turn), ids_first + ids_second)
+        rng = random.Random(turn)
+        apart = Brain(enc, m.memory, m.dice).decide(m.state, rng, ids_first) + Brain(
+            enc, m.memory, m.dice).decide(m.state, rng, ids_second)
+        assert sorted(together, key=lambda i: i.who) == sorted(apart, key=lambda i: i.who), turn
+        if m.outcome().over:
+            break
+        m.play(together)
+
+
+def test_the_budget_is_evaluated_turns_and_spent_the_same_way_whatever_the_load() -> None:
+    """A budget in evaluated turns: a smaller budget evaluates fewer turns, never more than it allows,
+    and the same budget makes the same choices (no clock in it)."""
+    enc = with_ai(load_encounter(GALLERY), (("watch", "search", ""),))
+    m = Match(enc)
+    searchers = [c.id for c in enc.characters if c.side == "watch"]
+    for budget in (2, 8):
+        brain = Brain(enc, m.memory.fork(), m.dice, budget=budget)
+        chosen = {it.who: it for it in Brain(enc, m.memory.fork(), m.dice, scripted=True).decide(
+            m.state, ai_stream(3), searchers)}
+        brain.before = brain.memory
+        found = search.improve(brain, m.state, "watch", chosen, searchers)
+        assert 0 < found.evaluated <= budget * len(searchers)
+        again = search.improve(brain, m.state, "watch", chosen, searchers)
+        assert again.intents == found.intents and again.evaluated == found.evaluated
+
+
+def _verdict(out: str) -> list[str]:
+    return [line.strip() for line in out.splitlines() if " for the " in line and " wins " in line]
+
+
+@pytest.mark.parametrize("dice", ["none", "d6"])
+def test_simulate_ai_search_is_deterministic_and_the_verdict_shows_both_plays(capsys, dice) -> None:
+    """`simulate --ai watch=search` twice with the same seed prints the same report (on one worker and
+    on two); the verdict has the watch with its tactics and with the search (issue 31 item 4: both plays)."""
+    args = ["simulate", GALLERY, "--runs", "3", "--max-turns", "8", "--seed", "5", "--quiet", "--ai", "watch=search",
+            "--dice", dice]
+    assert main(args) == 0
+    one = capsys.readouterr().out
+    assert main([*args, "--workers", "2"]) == 0
+    assert capsys.readouterr().out == one
+    said = _verdict(one)
+    assert any(" for the watch with tactics: " in line and "with watch on search: " in line for line in said), said
+
+
+def test_arena_ai_search_compares_the_search_with_the_tactics_seed_by_seed(capsys) -> None:
+    assert main(["arena", AMBUSH, "--runs", "2", "--max-turns", "6", "--ai", "bandits=search"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith("bandits ") and " search " in line]
+    assert len(rows) == 1 and rows[0][1] == "search", out
+
+
+def test_predict_ai_search_guesses_with_the_search(capsys) -> None:
+    assert main(["predict", GALLERY, "--ai", "ogres=search"]) == 0
+    assert "turn" in capsys.readouterr().out.lower()
+
+
+def test_an_unknown_side_or_tactic_for_ai_exits_2_with_the_fix(capsys) -> None:
+    assert main(["simulate", GALLERY, "--runs", "2", "--quiet", "--ai", "orcs=search"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown side 'orcs'" in err and "ogres" in err and "Traceback" not in err
+    try:
+        main(["arena", GALLERY, "--ai", "watch=serch"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "did you mean 'search'" in capsys.readouterr().err
+
+
+def test_an_encounter_names_the_search_per_character_and_per_side(tmp_path) -> None:
+    text = DUEL.replace('"AI"', '"search"') + '[side.right]\nai = "search"\n'
+    path = tmp_path / "duel.toml"
+    path.write_text(text, encoding="utf-8")
+    enc = load_encounter(path)
+    assert enc.by_id["anna"].ai == "search" and enc.by_id["bors"].ai == "search:scripted"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(DUEL.replace('"AI"', '"serch"'), encoding="utf-8")
+    assert main(["simulate", str(bad), "--runs", "1", "--quiet"]) == 2
+
+
+def test_the_log_of_a_run_says_what_the_search_chose_over_the_tactic(capsys) -> None:
+    """`simulate --log-run` shows the search's choices as AI lines: what it chose, over which idea of
+    its tactic, with both scores and the turns it evaluated."""
+    assert main(["simulate", AMBUSH, "--runs", "1", "--quiet", "--ai", "bandits=search", "--log-run", "0"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "AI: " in line and "decides: " in line]
+    assert lines and all("search: chose " in line and " over its tactic's " in line and "turns evaluated" in line
+                         for line in lines), lines
+
+
+def test_with_dice_every_candidate_rolls_the_same_samples() -> None:
+    """Common random numbers: with dice each evaluation averages DICE_SAMPLES samples whose k-th rolls
+    from the same seeded random.Random for every candidate, so the same choice scores the same twice
+    and the budget counts each sample's turns (D1: the dice engine decides each contest)."""
+    enc = with_ai(load_encounter(GALLERY), (("watch", "search", ""),))
+    m = Match(enc, seed=4, dice="d6")
+    brain = Brain(enc, m.memory, m.dice)
+    joint = {it.who: it for it in Brain(enc, m.memory, m.dice, scripted=True).decide(m.state, ai_stream(4))}
+    s = search._Search(brain, m.state, 9, 1000, None)
+    assert s.samples == search.DICE_SAMPLES
+    first = s.evaluate(joint, "watch")
+    assert s.evaluate(joint, "watch") == first
+    assert s.used == 2 * search.DICE_SAMPLES * (1 + search.PLAYOUT)
