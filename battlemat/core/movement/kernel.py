@@ -57,7 +57,6 @@ if TYPE_CHECKING:  # names for mypy only: the core keeps no module-level values 
     Bytes = npt.NDArray[np.int8]
     Floats = npt.NDArray[np.float64]
     Bools = npt.NDArray[np.bool_]
-    UBytes = npt.NDArray[np.uint8]
 
 _F = TypeVar("_F", bound=Callable[..., object])
 
@@ -189,14 +188,15 @@ class Tables:
     """A grid's arrays for the kernel, built once per grid (kept in `Grid.fast`): the packed step flags
     by (node, slot), the centres by node, and scratch space by allowance. `search` runs a Query."""
 
-    __slots__ = ("grid", "flags", "centre", "work", "no_line", "sealed")
+    __slots__ = ("grid", "flags", "centre", "work", "no_line")
 
     def __init__(self, gr: Grid) -> None:
         a = gr.arrays
         self.grid = gr
-        self.flags = np.zeros(a.nbr.shape, np.int16)
+        self.flags = np.zeros((gr.size, gr.slots + 1), np.int16)  # the last column: each node's `sealed` bits
         pack_flags(a.nbr, a.diag, a.hard, a.blocked, a.pit, a.level, a.stairs, a.walled, gr.board.width, self.flags)
-        self.sealed = a.sealed
+        self.flags[:, gr.slots] = a.sealed
+
         self.centre = np.stack(geometry.centres(gr.board), axis=-1).reshape((gr.size, 2))
         self.work: dict[int, tuple[Ints, int, int]] = {}  # allowance -> (scratch, int16 start, float64 start)
         self.no_line = np.array(_NO_LINE, np.float64)  # the line of a search that is not a charge
@@ -234,7 +234,7 @@ class Tables:
                 ip[IP_OCCUPANTS] += 1
         ip += zones
         fp = np.array(charge_line(gr.board, mover), np.float64) if how.press else self.no_line
-        return Answer(bucket_search(self.flags, self.centre, self.sealed, np.array(ip, np.int64), fp, scratch), q)
+        return Answer(bucket_search(self.flags, self.centre, np.array(ip, np.int64), fp, scratch), q)
 
 
 def tables(gr: Grid) -> Tables:
@@ -245,7 +245,7 @@ def tables(gr: Grid) -> Tables:
     return t
 
 
-def _bucket_search(flags: Shorts, centre: Floats, sealed: UBytes, ip: Ints, fp: Floats, scratch: Ints) -> Ints:  # noqa: C901 - mirrors search.Reference whole
+def _bucket_search(flags: Shorts, centre: Floats, ip: Ints, fp: Floats, scratch: Ints) -> Ints:  # noqa: C901 - mirrors search.Reference whole
     """The search of `search.Reference` over flat arrays (see step.StepRules for the rules of one step).
     Kept as one loop (ruff's complexity rule excused) so that it reads side by side with the two
     functions it mirrors, state for state.
@@ -255,8 +255,9 @@ def _bucket_search(flags: Shorts, centre: Floats, sealed: UBytes, ip: Ints, fp: 
     dy + 1 (<< 6), a neighbour is there (256), a wall or locked door between (512), a closed door
     between (1024), and the level change, clamped to -2..2 (<< 11); it is 0 where the slot has no
     neighbour. The neighbour is node + dy * width + dx. centre[node] is the square's centre (x, y)
-    for a Press line. sealed[node] has bit d set when a wall or a door not open lies between the node
-    and its neighbour in direction d (geometry.SQUARE_STEPS, or the hex slots): not next to it (M6).
+    for a Press line. flags[node, slots], the last column, has bit d set when a wall or a door not
+    open lies between the node and its neighbour in direction d (geometry.SQUARE_STEPS, or the hex
+    slots): not next to it (M6). (One array, not two: numba checks each argument on every call.)
     ip = the query's integers (their places: the IP_* constants), followed by each occupant's node
     and kind (1 ally, 2 enemy: M10) and each sticky foe's node (M6, in order);
     fp = the Press line (ax, ay, bx, by, length); ip[IP_DOORS] how closed doors are crossed (DOOR_MODES:
@@ -280,7 +281,7 @@ def _bucket_search(flags: Shorts, centre: Floats, sealed: UBytes, ip: Ints, fp: 
     W = 2 * R + 1
     WW = W * W
     S = WW * 8
-    slots = flags.shape[1]
+    slots = flags.shape[1] - 1  # (the last column holds the `sealed` bits)
     ox, oy = x0 - R, y0 - R
     height = flags.shape[0] // width
     occ = small[S + WW:S + 2 * WW]  # per local square: 0 free, 1 ally, 2 enemy
@@ -294,7 +295,7 @@ def _bucket_search(flags: Shorts, centre: Floats, sealed: UBytes, ip: Ints, fp: 
     for f in range(F):
         at = ip[IP_HEAD + 2 * n_occ + f]
         fx, fy = at % width, at // width
-        seal = sealed[at]
+        seal = flags[at, slots]
         if hexmap:
             for k in range(slots):
                 fl = flags[at, k]
