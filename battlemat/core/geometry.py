@@ -8,7 +8,7 @@ converted to cube coordinates for distances and lines.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -137,11 +137,17 @@ def barrier_between(board: Board, a: XY, b: XY) -> tuple[Wall, Door | None] | No
     neighbours near a barrier once per board (`Board.cache.sealed`)."""
     if not board.barriers:
         return None
+    i = sealed_pairs(board).get(((a[0], a[1]), (b[0], b[1])))
+    return None if i is None else board.barriers[i]
+
+
+def sealed_pairs(board: Board) -> dict[tuple[XY, XY], int]:
+    """Each pair of neighbouring squares a barrier lies between, both ways round, with the index of
+    that barrier in `board.barriers` (`_seal`), worked out once per board (`Board.cache.sealed`)."""
     sealed = board.cache.sealed
     if sealed is None:
-        sealed = board.cache.sealed = _seal(board)
-    i = sealed.get(((a[0], a[1]), (b[0], b[1])))
-    return None if i is None else board.barriers[i]
+        sealed = board.cache.sealed = _seal(board) if board.barriers else {}
+    return sealed
 
 
 def _seal(board: Board) -> dict[tuple[XY, XY], int]:
@@ -209,21 +215,13 @@ def _pairs(board: Board, lines: list[Wall], first: int) -> dict[tuple[XY, XY], i
 def _neighbours_of(board: Board, xs: npt.NDArray[np.int_], ys: npt.NDArray[np.int_]) -> list[
         tuple[npt.NDArray[np.int_], npt.NDArray[np.int_]]]:
     """The neighbours of the squares (xs, ys), direction by direction: the eight of `SQUARE_STEPS`
-    on squares, the six of `CUBE_DIRS` on hexes (in offset coordinates, as `from_cube` gives them)."""
+    on squares, the six of `CUBE_DIRS` on hexes (`to_cube` and `from_cube`, whose arithmetic works on
+    arrays as on numbers)."""
     if not is_hex(board):
         return [(xs + dx, ys + dy) for dx, dy, _ in SQUARE_STEPS]
-    out = []
-    odd = board.stagger_index != "even"
-    for dq, dr, _ in CUBE_DIRS:
-        if board.stagger_axis == "x":
-            shift = (xs - (xs & 1)) // 2 if odd else (xs + (xs & 1)) // 2
-            q, r = xs + dq, ys - shift + dr
-            out.append((q, r + ((q - (q & 1)) // 2 if odd else (q + (q & 1)) // 2)))
-        else:
-            shift = (ys - (ys & 1)) // 2 if odd else (ys + (ys & 1)) // 2
-            q, r = xs - shift + dq, ys + dr
-            out.append((q + ((r - (r & 1)) // 2 if odd else (r + (r & 1)) // 2), r))
-    return out
+    q, r, s = to_cube(board, cast(XY, (xs, ys)))
+    return [cast("tuple[npt.NDArray[np.int_], npt.NDArray[np.int_]]",
+                 from_cube(board, (q + dq, r + dr, s + ds))) for dq, dr, ds in CUBE_DIRS]
 
 
 def wall_across(board: Board, a: XY, b: XY) -> tuple[Wall, Door | None] | None:

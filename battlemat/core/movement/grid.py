@@ -256,8 +256,7 @@ def _walls(board: Board, nbr: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int
     sealed = np.zeros(n, np.uint8)
     if not board.barriers:
         return walled, sealed
-    geometry.barrier_between(board, (0, 0), (0, 0))  # (fills board.cache.sealed)
-    pairs = board.cache.sealed or {}
+    pairs = geometry.sealed_pairs(board)
     if not pairs:
         return walled, sealed
     w = board.width

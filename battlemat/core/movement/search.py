@@ -21,7 +21,7 @@ from typing import NamedTuple, cast
 from battlemat.core.movement.found import EndedLog, FastSearch, Found, Occupants, Query, RefusalLog
 from battlemat.core.movement.grid import Grid
 from battlemat.core.movement.results import Context, Mover, Step, StickyFoe
-from battlemat.core.movement.step import PRIO_RULE, Kind, StepRules
+from battlemat.core.movement.step import DOOR_MODES, PRIO_RULE, Kind, StepRules
 from battlemat.core.rules import Rules
 
 
@@ -152,7 +152,8 @@ def find(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: tup
     if not how.jumper and not how.provoke:
         fast = cast("FastSearch | None", gr.fast) or _tables(gr)  # (gr.fast: the kernel's Tables, once made)
         if fast is not None:
-            found: Found | None = fast.search(Query(mover, occupants, zones, how, gr, rules.switch_str("door_opening")))
+            doors = rules.switch_str("door_opening") if gr.board.doors else DOOR_MODES[0]  # (a map without doors)
+            found: Found | None = fast.search(Query(mover, occupants, zones, how, gr, doors))
             if found is not None:
                 return found
     return Reference(StepRules(gr, rules, mover, Context(dict(occupants), sticky)), mover.allowance)
