@@ -40,6 +40,7 @@ from battlemat.ui.prediction import Ghosts
 from battlemat.ui.renderer import MapArt, build_art
 from battlemat.ui.screens import Action, AfterCombat, Push, RulesScreen, VictoryScreen
 from battlemat.ui.session import Session
+from battlemat.ui.setup import open_setup
 from battlemat.ui.teaching import Teaching
 from battlemat.ui.timeline import Timeline, TimeTravel
 from battlemat.ui.tokens import pulse, radius
@@ -335,6 +336,7 @@ class PlayScreen:
             "turn_back": partial(t.step_turn, -1),
             "turn_ahead": partial(t.step_turn, 1),
             "turn_latest": t.latest_turn,
+            "setup": partial(open_setup, self),  # F2, before turn 1 (ui/setup.py)
         }
 
     def open_rules(self, href: str | None = None) -> Action:
