@@ -254,3 +254,62 @@ def test_set_up_an_encounter_before_turn_1_keeps_the_authors_comments(tmp_path: 
         assert back.characters == setup.draft.enc.characters
     finally:
         app.close()
+
+
+def test_a_gm_rating_and_losses_change_mid_fight_is_logged_and_survives_save_and_replay(tmp_path: Path) -> None:
+    """S2 and L1/L3 during a fight, in GM mode (E): the log marks the change as the game master's, the
+    save keeps it and a replay makes it again before the same turn; a rating out of 0..8 changes nothing."""
+    from test_ui import finish_turn, press_resolve, token_pos
+
+    from battlemat.io.saves import read_save
+    from battlemat.ui.gm_edit import GmEditScreen
+    from battlemat.ui.session import Session
+
+    app = make_app(tmp_path, str(ROOT / "maps" / "examples" / "valtor_lore.toml"))  # idle turns do not end it
+    try:
+        ticks(app, 2)
+        press_resolve(app)
+        key(app, pygame.K_ESCAPE)
+        finish_turn(app)
+        assert app.play.session.turn == 2
+        key(app, pygame.K_e)  # not in GM mode: it says how
+        assert "GM mode (M)" in app.play.ctx.status
+        key(app, pygame.K_m)
+        click(app, token_pos(app, "snail"))
+        assert app.play.ctx.sel.who == "snail"
+        key(app, pygame.K_e)
+        edit = app.stack[-1]
+        assert isinstance(edit, GmEditScreen)
+        fill(app, edit.form.ratings["Melee/Press"], "9")
+        press(app, edit.form.ok)
+        assert "Melee/Press: a rating is a whole number 0..8 (S2), found 9" in edit.form.said
+        assert app.play.session.enc.by_id["snail"].base("Melee/Press") == 0
+        fill(app, edit.form.ratings["Melee/Press"], "6")
+        fill(app, edit.form.major, "1")
+        press(app, edit.form.ok)
+        ticks(app, 1)
+        assert app.stack == [app.play]
+        s = app.play.session
+        assert s.enc.by_id["snail"].base("Melee/Press") == 6 and s.state["snail"].major == 1
+        log = app.play.ctx.side.log_plain
+        assert "GM sets Giant snail's Melee/Press to 6 (was 0)" in log
+        assert "GM sets Giant snail's major losses to 1 (were 0)" in log
+        gm_events = [e for e in s.match.log if e.type == "gm_change"]
+        assert [e.data["gm"] for e in gm_events] == [True, True]
+
+        key(app, pygame.K_s, pygame.KMOD_CTRL)
+        saved = sorted(tmp_path.glob("valtor_lore-*.json"))[-1]
+        save = read_save(saved)
+        assert [(c.turn, c.who, c.what, c.value) for c in save.gm] == [
+            (2, "snail", "Melee/Press", 6), (2, "snail", "major", 1)]
+        resumed, _ = Session.from_save(save, saved)
+        assert resumed.enc.by_id["snail"].base("Melee/Press") == 6 and resumed.state["snail"].major == 1
+        assert [e.text for e in resumed.match.log if e.type == "gm_change"] == [e.text for e in gm_events]
+        replay, pending = Session.from_save(save, saved, replay=True)
+        assert replay.enc.by_id["snail"].base("Melee/Press") == 0  # turn 1: as the encounter had it
+        replay.go_to(2)
+        assert replay.enc.by_id["snail"].base("Melee/Press") == 6 and replay.state["snail"].major == 1
+        replay.resolve()  # the next turn plays on the changed ratings
+        assert replay.turn == 3
+    finally:
+        app.close()

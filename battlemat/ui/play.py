@@ -32,6 +32,7 @@ from battlemat.ui.declaring import Declaring, skill_words, takes_target
 from battlemat.ui.doors import DOOR_HELP, GmDoors
 from battlemat.ui.drag import Dragging
 from battlemat.ui.files import Files, autosave_for
+from battlemat.ui.gm_edit import open_gm_edit
 from battlemat.ui.idle import AskIdle
 from battlemat.ui.knowledge import GM
 from battlemat.ui.layout import Layout
@@ -337,6 +338,7 @@ class PlayScreen:
             "turn_ahead": partial(t.step_turn, 1),
             "turn_latest": t.latest_turn,
             "setup": partial(open_setup, self),  # F2, before turn 1 (ui/setup.py)
+            "gm_edit": partial(open_gm_edit, self),  # E in GM mode: a rating or losses (ui/gm_edit.py)
         }
 
     def open_rules(self, href: str | None = None) -> Action:
