@@ -325,6 +325,8 @@ class SetupScreen:
         return None
 
     def update(self, dt: float) -> Action | None:
+        if self.ctx.top is not None:  # (not "combat over": nobody is on the map yet)
+            self.ctx.top.set_title(f"{self.draft.enc.title}  -  set-up")
         if self.finished:
             self.finished = False
             self._play_saved()
