@@ -358,9 +358,14 @@ class Session:
         change = DoorChange(self.turn, door_id, state)
         self.door_changes.append(change)
         event = gm_doors(self.match, [change], self.turn)[0]
+        return event, self._declare_again()
+
+    def _declare_again(self) -> list[CharId]:
+        """After a game master's change: the NPCs decide again, and a player's intent the match now
+        refuses is dropped (returned)."""
         dropped = []
         for cid, it in list(self.declared.items()):
-            if not self.is_pc(cid):
+            if not self.is_pc(cid) or not self.state[cid].active:
                 del self.declared[cid]  # the NPCs decide again, below
                 continue
             try:
@@ -370,7 +375,7 @@ class Session:
                 dropped.append(cid)
         self.undo_stack = []
         self.declare_npcs()
-        return event, dropped
+        return dropped
 
     # -- the game master's ratings and losses --------------------------------------------------
     def _follow(self) -> None:
@@ -391,19 +396,7 @@ class Session:
         self.gm_edits.append(change)
         event = gm_changes(self.match, [change], self.turn)[0]
         self._follow()
-        dropped = []
-        for cid, it in list(self.declared.items()):
-            if not self.is_pc(cid) or not self.state[cid].active:
-                del self.declared[cid]  # the NPCs decide again, below
-                continue
-            try:
-                validate_intent(self.live, self.state, it, memory=self.match.memory)
-            except BattlematError:
-                del self.declared[cid]
-                dropped.append(cid)
-        self.undo_stack = []
-        self.declare_npcs()
-        return event, dropped
+        return event, self._declare_again()
 
     # -- saves ---------------------------------------------------------------------------------
     def to_save(self) -> Save:

@@ -177,9 +177,13 @@ class SetupScreen:
         self._changed()
         self.say(f"{c.name} ({c.side}) placed at {list(c.at) if c.at else '-'}", theme.GOOD)
 
-    def copy(self) -> None:
+    def _nobody_chosen(self) -> bool:
         if self.chosen is None:
             self.say("Choose a character first (click its token or its row)")
+        return self.chosen is None
+
+    def copy(self) -> None:
+        if self._nobody_chosen() or self.chosen is None:
             return
         try:
             c = self.draft.copy(self.chosen)
@@ -191,8 +195,7 @@ class SetupScreen:
         self.say(f"{c.name} added at {list(c.at) if c.at else '-'}", theme.GOOD)
 
     def remove(self) -> None:
-        if self.chosen is None:
-            self.say("Choose a character first (click its token or its row)")
+        if self._nobody_chosen() or self.chosen is None:
             return
         name = self.draft.enc.by_id[self.chosen].name
         self.draft.remove(self.chosen)
