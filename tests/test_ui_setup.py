@@ -313,3 +313,37 @@ def test_a_gm_rating_and_losses_change_mid_fight_is_logged_and_survives_save_and
         assert replay.turn == 3
     finally:
         app.close()
+
+
+def test_leaving_an_encounters_set_up_unsaved_keeps_the_encounter_as_it_was(tmp_path: Path) -> None:
+    """F2, a drag, then the window's close button: nothing is played that no file holds."""
+    app = make_app(tmp_path, str(ENCOUNTER))
+    try:
+        ticks(app, 2)
+        key(app, pygame.K_F2)
+        setup = setup_of(app)
+        first = app.play.session.enc.characters[0]
+        free, _ = squares(app)
+        to = next(sq for sq in free if setup.draft.square_problem(sq) is None and sq != first.at)
+        drag(app, square_pos(app, first.at), square_pos(app, to))
+        assert app.play.session.enc.by_id[first.id].at == to
+        click(app, setup.window.close_window_button.rect.center)
+        ticks(app, 2)
+        assert app.stack == [app.play]
+        assert app.play.session.enc.by_id[first.id].at == first.at
+        assert "changes not saved are dropped" in app.play.ctx.status
+    finally:
+        app.close()
+
+
+def test_a_bare_map_stays_in_its_set_up_until_saved_and_a_universal_vtt_map_opens_too(tmp_path: Path) -> None:
+    app = make_app(tmp_path, str(ROOT / "maps" / "cellar_door.dd2vtt"))
+    try:
+        ticks(app, 2)
+        setup = setup_of(app)
+        assert app.play.session.board.doors  # the Universal VTT map's portals
+        key(app, pygame.K_ESCAPE)
+        assert app.stack[-1] is setup and "Save, then Play" in setup.said
+        assert "set-up" in app.play.ctx.top.full_title
+    finally:
+        app.close()

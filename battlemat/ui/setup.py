@@ -36,6 +36,16 @@ SETUP_HELP = "Set-up: click a free square, then New - drag a token to move it - 
 MAX_ORIGINAL = 1 << 20  # bytes of an encounter file read back to keep its comments (io.limits has 256 KB)
 
 
+class _Panel(UIWindow):
+    """The set-up's window: its close button asks the set-up to leave (`SetupScreen.leave`), which
+    decides what becomes of the draft, instead of killing the window under it."""
+
+    asked_close = False
+
+    def on_close_window_button_pressed(self) -> None:
+        self.asked_close = True
+
+
 class PlayLike(Protocol):
     """What the set-up asks of the play screen under it."""
 
@@ -91,8 +101,9 @@ class SetupScreen:
         self.finished = False
         self.play_after_save = False
         area = self.ctx.frame.side
-        self.window = UIWindow(pygame.Rect(area.x, area.y, area.width, area.height), self.manager,
-                               window_display_title="Set-up", object_id=ObjectID("#setup"))
+        self.before = self.ctx.session  # the game as it was, for leaving without saving
+        self.window = _Panel(pygame.Rect(area.x, area.y, area.width, area.height), self.manager,
+                             window_display_title="Set-up (Esc leaves)", object_id=ObjectID("#setup"))
         inner = self.window.get_container().get_rect()
         w, h = inner.width, inner.height
         self.info = UILabel(pygame.Rect(8, 4, w - 16, 24), "", self.manager, container=self.window,
@@ -276,6 +287,8 @@ class SetupScreen:
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.list:
             self.chosen = self.labels.get(event.text)
             return None
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            return self.leave()
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
             return self.play.on_event(event, consumed)
         if event.type == pygame.MOUSEWHEEL:
@@ -327,7 +340,32 @@ class SetupScreen:
             return self.start()
         return None
 
+    def leave(self) -> Action | None:
+        """Esc or the window's close button: the form closes first; then an encounter's set-up ends,
+        playing what was saved, or, with changes not saved, the encounter as it was (nothing is
+        played that no file holds). A bare map stays in its set-up until it is saved."""
+        if self.form is not None and self.form.alive():
+            self.form.kill()
+            self.form = None
+            return None
+        d = self.draft
+        if d.original is None and (d.dirty or d.saved is None):
+            self.say("A bare map: place characters, Save, then Play (or close the window)", theme.ACCENT)
+            return None
+        if not d.dirty and d.saved is not None and d.saved != d.source:
+            self.finished = True
+            return None
+        if d.dirty:
+            self.play.load_session(self.before)
+            self.ctx.set_status("Set-up left: the changes not saved are dropped", theme.ACCENT)
+        return Pop()
+
     def update(self, dt: float) -> Action | None:
+        if self.window.asked_close:
+            self.window.asked_close = False
+            return self.leave()
+        if self.form is not None and not self.form.alive():  # closed by its own button
+            self.form = None
         if self.ctx.top is not None:  # (not "combat over": nobody is on the map yet)
             self.ctx.top.set_title(f"{self.draft.enc.title}  -  set-up")
         if self.finished:
