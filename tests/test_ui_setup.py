@@ -347,3 +347,15 @@ def test_a_bare_map_stays_in_its_set_up_until_saved_and_a_universal_vtt_map_open
         assert "set-up" in app.play.ctx.top.full_title
     finally:
         app.close()
+
+
+def test_play_on_a_map_opens_the_set_up_and_a_bad_map_is_one_message(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    shot = tmp_path / "setup.png"
+    assert cli(["play", str(MAP), "--screenshot", str(shot), "--frames", "2", "--save-dir", str(tmp_path)]) == 0
+    assert shot.stat().st_size > 0
+    assert cli(["play", str(tmp_path / "nowhere.tmx"), "--screenshot", str(shot), "--save-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "nowhere.tmx" in err and "Traceback" not in err
+    assert cli(["resolve", str(MAP)]) == 2  # a command that needs an encounter still says so
+    assert "this is a map, not an encounter" in capsys.readouterr().err
