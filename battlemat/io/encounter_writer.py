@@ -116,7 +116,9 @@ def _write_characters(doc: tomlkit.TOMLDocument, chars: Sequence[Character], loa
     """The [[character]] tables where the file has them: each kept (its changed fields rewritten) or
     removed, and a new one appended after the last, in the order set up."""
     aot = doc.get("character")
-    if not isinstance(aot, AoT):
+    if not isinstance(aot, AoT):  # none yet, or written inline (character = [{...}]): tables of their own now
+        if "character" in doc:
+            del doc["character"]
         aot = tomlkit.aot()
         doc.append("character", aot)
     wanted = {c.id: c for c in chars}
