@@ -64,8 +64,8 @@ def test_a_map_is_never_written_over_and_nothing_is_written_when_it_would_not_lo
 
 def test_characters_written_inline_become_tables_and_the_rest_stays(tmp_path: Path) -> None:
     src = tmp_path / "inline.toml"
-    src.write_text('# arena\ncharacter = [{ id = "a", side = "x", at = [1, 1] }, { id = "b", side = "y", at = [3, 1] }]\n'
-                   '[encounter]\ntitle = "Inline"  # the title\n')
+    chars = '{ id = "a", side = "x", at = [1, 1] }, { id = "b", side = "y", at = [3, 1] }'
+    src.write_text(f'# arena\ncharacter = [{chars}]\n[encounter]\ntitle = "Inline"  # the title\n')
     enc = load_encounter(src)
     moved = dataclasses.replace(enc, characters=(dataclasses.replace(enc.characters[0], at=(2, 2)),))
     out = write_encounter(moved, tmp_path / "out.toml", None, src.read_text(), enc.characters)
