@@ -359,3 +359,26 @@ def test_play_on_a_map_opens_the_set_up_and_a_bad_map_is_one_message(tmp_path: P
     assert "nowhere.tmx" in err and "Traceback" not in err
     assert cli(["resolve", str(MAP)]) == 2  # a command that needs an encounter still says so
     assert "this is a map, not an encounter" in capsys.readouterr().err
+
+
+def test_a_saved_gm_change_that_does_not_fit_its_encounter_is_one_message(tmp_path: Path) -> None:
+    import json
+
+    from battlemat.io.saves import read_save
+    from battlemat.ui.session import Session
+
+    lore = ROOT / "maps" / "examples" / "valtor_lore.toml"
+    save = {"format": "battlemat-save", "version": 1, "encounter": str(lore), "seed": 1, "dice": "none",
+            "pc_sides": ["heroes"], "turns": [[]], "meta": {},
+            "gm": [{"turn": 2, "who": "snail", "what": "Melee/Press", "value": 5}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(save))
+    session, _ = Session.from_save(read_save(path), path)
+    assert session.enc.by_id["snail"].base("Melee/Press") == 5
+    for who, what, value, words in (("nobody", "Melee/Press", 5, "no character 'nobody'"),
+                                    ("snail", "Melee/Press", 9, "0..8 (S2)"), ("snail", "minor", 3, "0..2 (L1")):
+        save["gm"] = [{"turn": 2, "who": who, "what": what, "value": value}]
+        path.write_text(json.dumps(save))
+        with pytest.raises(LoadError, match=r"gm\[0\]") as got:
+            Session.from_save(read_save(path), path)
+        assert words in str(got.value)

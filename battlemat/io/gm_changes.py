@@ -23,6 +23,7 @@ from battlemat.core.events import Event
 from battlemat.core.match import Match
 from battlemat.core.memory import remember
 from battlemat.core.state import MatchState
+from battlemat.io.errors import LoadError
 from battlemat.io.limits import MAX_DOOR_CHANGES
 from battlemat.io.names import shown
 
@@ -122,3 +123,14 @@ def from_data(value: Any, turns: int, bad: Callable[[str, str, str], None]) -> t
         else:
             out.append(GmChange(turn, who, what, v))
     return tuple(sorted(out, key=lambda c: c.turn))
+
+
+def check_changes(changes: Sequence[GmChange], enc: Encounter, file: str) -> None:
+    """Every change a save holds fits its encounter (a character it has, a pair of its rules, a value in
+    range), or a LoadError naming the change in the save and the fix."""
+    start = enc.initial_state()
+    for i, change in enumerate(changes):
+        problem = change_problem(enc, start, change)
+        if problem is not None:
+            raise LoadError.one(file, f"gm[{i}]", f"the game master's change does not fit the encounter: {problem}",
+                                "restore a good copy of the save, or the encounter the game was played with")

@@ -30,7 +30,7 @@ from battlemat.core.resolver import validate_intent
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.core.types import XY, CharId
 from battlemat.io.errors import LoadError
-from battlemat.io.gm_changes import GmChange, change_problem, gm_changes
+from battlemat.io.gm_changes import GmChange, change_problem, check_changes, gm_changes
 from battlemat.io.lessons import read_lesson_encounter
 from battlemat.io.saves import (
     DoorChange,
@@ -429,6 +429,7 @@ class Session:
         if not s.has_map:
             _check_arena_squares(save, s.board, file)
         _check_doors(save, s.board, file)
+        check_changes(save.gm, enc, file)
         s.door_changes = list(save.doors)
         s.gm_edits = list(save.gm)
         s.origin = Path(save_file) if save_file is not None else None
