@@ -116,6 +116,7 @@ def test_a_bare_map_opens_ready_to_set_up_and_plays_after_saving(bare, tmp_path:
     assert setup.form is None, setup.form and setup.form.said
     aldric = app.play.session.enc.by_id["aldric"]
     assert (aldric.at, aldric.side, aldric.base("Melee/Press"), aldric.base("Block/Dodge")) == (a, "heroes", 4, 3)
+    assert "as a new PC (S4) it spends 7 points, a new PC spends 40" in setup.said
 
     click(app, square_pos(app, b))
     press(app, setup.buttons["New"])

@@ -186,7 +186,9 @@ class SetupScreen:
         self.form = None
         self.chosen, self.square = c.id, None
         self._changed()
-        self.say(f"{c.name} ({c.side}) placed at {list(c.at) if c.at else '-'}", theme.GOOD)
+        problems = c.new_pc_problems()  # S4, for the game master's information: an NPC need not be one
+        pc = "a legal new PC (S4)" if not problems else f"as a new PC (S4) it {'; '.join(problems)}"
+        self.say(f"{c.name} ({c.side}) placed at {list(c.at) if c.at else '-'}: {pc}", theme.GOOD)
 
     def _nobody_chosen(self) -> bool:
         if self.chosen is None:
