@@ -330,6 +330,9 @@ def test_leaving_an_encounters_set_up_unsaved_keeps_the_encounter_as_it_was(tmp_
         assert app.play.session.enc.by_id[first.id].at == to
         click(app, setup.window.close_window_button.rect.center)
         ticks(app, 2)
+        assert app.stack[-1] is setup and "Esc (or close) again to drop them" in setup.said
+        click(app, setup.window.close_window_button.rect.center)
+        ticks(app, 2)
         assert app.stack == [app.play]
         assert app.play.session.enc.by_id[first.id].at == first.at
         assert "changes not saved are dropped" in app.play.ctx.status
@@ -337,15 +340,29 @@ def test_leaving_an_encounters_set_up_unsaved_keeps_the_encounter_as_it_was(tmp_
         app.close()
 
 
-def test_a_bare_map_stays_in_its_set_up_until_saved_and_a_universal_vtt_map_opens_too(tmp_path: Path) -> None:
+def test_a_universal_vtt_map_opens_in_its_set_up_and_leaving_asks_before_dropping(tmp_path: Path) -> None:
     app = make_app(tmp_path, str(ROOT / "maps" / "cellar_door.dd2vtt"))
     try:
         ticks(app, 2)
         setup = setup_of(app)
         assert app.play.session.board.doors  # the Universal VTT map's portals
-        key(app, pygame.K_ESCAPE)
-        assert app.stack[-1] is setup and "Save, then Play" in setup.said
         assert "set-up" in app.play.ctx.top.full_title
+        press(app, app.play.ctx.top.buttons["grid"])  # the views work during the set-up
+        assert app.play.ctx.art.show_grid is False
+        press(app, app.play.ctx.top.buttons["save"])  # a game's save waits: there is no game yet
+        assert "Leave the set-up first" in setup.said
+        key(app, pygame.K_ESCAPE)  # nothing placed: the set-up just ends, F2 opens it again
+        assert app.stack == [app.play]
+        key(app, pygame.K_F2)
+        setup = setup_of(app)
+        free, _ = squares(app)
+        click(app, square_pos(app, free[5]))
+        press(app, setup.buttons["New"])
+        form_submit(app, "Aldric", "heroes", {})
+        key(app, pygame.K_ESCAPE)
+        assert app.stack[-1] is setup and "again to drop them" in setup.said
+        key(app, pygame.K_ESCAPE)
+        assert app.stack == [app.play] and not app.play.session.enc.characters
     finally:
         app.close()
 

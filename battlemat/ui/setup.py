@@ -32,6 +32,7 @@ from battlemat.ui.session import Session
 from battlemat.ui.setup_draft import Draft, SetupError, is_map
 from battlemat.ui.setup_form import CharacterForm, FormAsk
 
+VIEW_BUTTONS = ("grid", "fit", "legend", "rules", "shot")  # top-bar buttons that work during the set-up
 SETUP_HELP = "Set-up: click a free square, then New - drag a token to move it - Save writes the encounter"
 MAX_ORIGINAL = 1 << 20  # bytes of an encounter file read back to keep its comments (io.limits has 256 KB)
 
@@ -58,6 +59,8 @@ class PlayLike(Protocol):
     def refresh_panels(self) -> None: ...
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None: ...
+
+    def command(self, cmd: str) -> Action | None: ...
 
 
 def draft_of(session: Session) -> Draft:
@@ -100,6 +103,7 @@ class SetupScreen:
         self.form: CharacterForm | None = None
         self.finished = False
         self.play_after_save = False
+        self.dropping = False  # Esc asked once to leave with changes not saved
         area = self.ctx.frame.side
         self.before = self.ctx.session  # the game as it was, for leaving without saving
         self.window = _Panel(pygame.Rect(area.x, area.y, area.width, area.height), self.manager,
@@ -144,6 +148,7 @@ class SetupScreen:
 
     def _changed(self) -> None:
         """Show the draft on the play screen: a session of it (the board, its tokens, the NPCs' plans)."""
+        self.dropping = False
         old = self.ctx.session
         enc = self.draft.enc
         sides = tuple(s for s in old.pc_sides if s in enc.sides)
@@ -340,19 +345,22 @@ class SetupScreen:
             return self.save_dialog()
         elif element is b["Play"]:
             return self.start()
+        else:
+            return self.forward(element)
         return None
 
     def leave(self) -> Action | None:
-        """Esc or the window's close button: the form closes first; then an encounter's set-up ends,
-        playing what was saved, or, with changes not saved, the encounter as it was (nothing is
-        played that no file holds). A bare map stays in its set-up until it is saved."""
+        """Esc or the window's close button: the form closes first. Changes not saved are dropped only
+        when asked twice (the game goes back to what it was: nothing is played that no file holds);
+        a set-up saved elsewhere plays the saved file; otherwise the set-up just ends (F2 opens it again)."""
         if self.form is not None and self.form.alive():
             self.form.kill()
             self.form = None
             return None
         d = self.draft
-        if d.original is None and (d.dirty or d.saved is None):
-            self.say("A bare map: place characters, Save, then Play (or close the window)", theme.ACCENT)
+        if d.dirty and not self.dropping:
+            self.dropping = True
+            self.say("Changes not saved: Save them, or Esc (or close) again to drop them", theme.ACCENT)
             return None
         if not d.dirty and d.saved is not None and d.saved != d.source:
             self.finished = True
@@ -361,6 +369,18 @@ class SetupScreen:
             self.play.load_session(self.before)
             self.ctx.set_status("Set-up left: the changes not saved are dropped", theme.ACCENT)
         return Pop()
+
+    def forward(self, element: object) -> Action | None:
+        """A button of the top bar: the views (grid, fit, legend, rules, screenshot) work as in play;
+        the rest wait for the set-up to end."""
+        top = self.ctx.top
+        key = next((k for k, b in (top.buttons.items() if top is not None else ()) if b is element), None)
+        if key is None:
+            return None
+        if key in VIEW_BUTTONS:
+            return self.play.command(key)
+        self.say("Leave the set-up first (Esc): it places characters, the game comes after", theme.ACCENT)
+        return None
 
     def update(self, dt: float) -> Action | None:
         if self.window.asked_close:
