@@ -400,3 +400,14 @@ def test_a_saved_gm_change_that_does_not_fit_its_encounter_is_one_message(tmp_pa
         with pytest.raises(LoadError, match=r"gm\[0\]") as got:
             Session.from_save(read_save(path), path)
         assert words in str(got.value)
+
+
+def test_open_on_a_map_sets_it_up_in_place_of_the_game(app) -> None:
+    """Ctrl+O, a map's path typed in the file dialog, OK: the bare map and its set-up."""
+    key(app, pygame.K_o, pygame.KMOD_CTRL)
+    top = app.stack[-1]
+    assert isinstance(top, FileScreen)
+    save_through_dialog(app, MAP)  # (typing a path and OK, as for saving)
+    setup = setup_of(app)
+    assert app.stack == [app.play, setup]
+    assert app.play.session.path == MAP and not app.play.session.enc.characters

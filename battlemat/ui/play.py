@@ -41,7 +41,7 @@ from battlemat.ui.prediction import Ghosts
 from battlemat.ui.renderer import MapArt, build_art
 from battlemat.ui.screens import Action, AfterCombat, Push, RulesScreen, VictoryScreen
 from battlemat.ui.session import Session
-from battlemat.ui.setup import open_setup
+from battlemat.ui.setup import open_map_setup, open_setup
 from battlemat.ui.teaching import Teaching
 from battlemat.ui.timeline import Timeline, TimeTravel
 from battlemat.ui.tokens import pulse, radius
@@ -76,6 +76,7 @@ class PlayScreen:
         self.time = self.time_travel()
         self.files = Files(ctx, self.load_session)
         self.doors = GmDoors(ctx, self.board)
+        self.files.open_map = partial(open_map_setup, self)  # Ctrl+O on a map: its set-up (ui/setup.py)
         self.art_frames = 0  # tile animation frames shown so far (each is a new look)
         self._show(session, art, None)
         self.resize(size)

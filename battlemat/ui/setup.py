@@ -29,7 +29,7 @@ from battlemat.ui.context import MovePreview, PlayContext, Selection
 from battlemat.ui.files import autosave_for
 from battlemat.ui.screens import Action, FileAsk, FileScreen, Pop, Push, Shortcut
 from battlemat.ui.session import Session
-from battlemat.ui.setup_draft import Draft, SetupError, is_map
+from battlemat.ui.setup_draft import Draft, SetupError, bare_map, is_map
 from battlemat.ui.setup_form import CharacterForm, FormAsk
 
 VIEW_BUTTONS = ("grid", "fit", "legend", "rules", "shot")  # top-bar buttons that work during the set-up
@@ -86,6 +86,18 @@ def open_setup(play: PlayLike) -> Action | None:
                             "fight, GM mode's E changes a character's ratings or losses", theme.ACCENT)
         return None
     return Push(SetupScreen(play, draft_of(s)))
+
+
+def open_map_setup(play: PlayLike, path: str) -> Action | None:
+    """Open (Ctrl+O) on a map: the bare map in place of the game, and its set-up; a map that cannot be
+    read or drawn is one message and the game stays as it was."""
+    try:
+        enc = bare_map(path)
+        play.load_session(Session(path, enc=enc, autosave=autosave_for(play.ctx.services.save_dir, path)))
+    except (BattlematError, OSError) as exc:
+        play.ctx.set_status(f"Cannot open {path}: {str(exc).splitlines()[0]}", theme.BAD)
+        return None
+    return Push(SetupScreen(play, draft_of(play.ctx.session)))
 
 
 class SetupScreen:
