@@ -188,6 +188,9 @@ def test_bad_input_in_the_form_and_on_the_board_gets_a_clear_message(bare) -> No
     drag(app, square_pos(app, b), square_pos(app, walls[0]))
     assert "is a wall or blocked" in setup.said
     assert app.play.session.enc.by_id["bandit"].at == b
+    click(app, square_pos(app, b))  # the bandit's token: chosen; Delete removes it
+    key(app, pygame.K_DELETE)
+    assert "bandit" not in app.play.session.enc.by_id and "Bandit removed" in setup.said
 
 
 def test_a_map_whose_tokens_name_nobody_is_not_saved(tmp_path: Path) -> None:
@@ -197,6 +200,8 @@ def test_a_map_whose_tokens_name_nobody_is_not_saved(tmp_path: Path) -> None:
     try:
         ticks(app, 2)
         setup = setup_of(app)
+        tokens = dict(app.play.session.board.tokens)
+        assert f"The map's tokens name kwirt {list(tokens['kwirt'])}, lizard {list(tokens['lizard'])}" in setup.said
         free, _ = squares(app)
         click(app, square_pos(app, free[40]))
         press(app, setup.buttons["New"])
@@ -204,6 +209,13 @@ def test_a_map_whose_tokens_name_nobody_is_not_saved(tmp_path: Path) -> None:
         with pytest.raises(LoadError, match="token 'kwirt' is no character of this encounter"):
             setup.draft.save(tmp_path / "x.toml")
         assert not (tmp_path / "x.toml").exists()
+        for name, side in (("Kwirt", "heroes"), ("Lizard", "monsters")):
+            press(app, setup.buttons["New"])  # no square chosen: the token's square
+            form_submit(app, name, side, {"Melee/Press": "2"})
+            assert setup.form is None, setup.form and setup.form.said
+            assert app.play.session.enc.by_id[name.lower()].at == tokens[name.lower()]
+        setup.draft.save(tmp_path / "x.toml")
+        assert cli(["check", str(tmp_path / "x.toml")]) == 0
     finally:
         app.close()
 

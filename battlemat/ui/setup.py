@@ -138,7 +138,10 @@ class SetupScreen:
         self.message = UITextBox("", pygame.Rect(8, top, w - 16, h - top - 8), self.manager, container=self.window)
         self.labels: dict[str, CharId] = {}
         self._listed()
-        self.say(SETUP_HELP, theme.TEXT)
+        tokens = draft.open_tokens()
+        named = ", ".join(f"{t} {list(sq)}" for t, sq in tokens.items())
+        self.say(SETUP_HELP + (f". The map's tokens name {named}: New with that name (no square needed) places "
+                               "it there" if tokens else ""), theme.TEXT)
 
     # -- what the panel shows ------------------------------------------------------------------
     def say(self, words: str, color: theme.Color = theme.BAD) -> None:
@@ -308,6 +311,9 @@ class SetupScreen:
             return None
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             return self.leave()
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_DELETE and not consumed:
+            self.remove()
+            return None
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
             return self.play.on_event(event, consumed)
         if event.type == pygame.MOUSEWHEEL:
@@ -426,6 +432,9 @@ class SetupScreen:
         for sq, ok in marks:
             x, y = ctx.cam.to_screen(*ctx.layout.center(sq))
             pygame.draw.circle(surface, theme.GOOD if ok else theme.BAD, (round(x), round(y)), r, 3)
+        for sq in self.draft.open_tokens().values():  # a token naming nobody yet: a dim ring on its square
+            x, y = ctx.cam.to_screen(*ctx.layout.center(sq))
+            pygame.draw.circle(surface, theme.TEXT_DIM, (round(x), round(y)), r, 1)
         surface.set_clip(clip)
 
     def close(self) -> None:

@@ -126,12 +126,19 @@ class Draft:
         if problem is None and not side.strip():
             problem = "Side: name a side (an existing one or a new one, e.g. bandits)"
         skills, rating_problem = parse_ratings(self.enc.rules.pairs, ratings)
+        if at is None and _slug(name) in self.open_tokens():  # the map's token for it places it
+            at = self.board.tokens[_slug(name)]
         problem = problem or rating_problem or self._square_words(at)
         if problem is not None:
             raise SetupError(problem)
         c = Character(id=self.unique_id(_slug(name)), name=name.strip(), side=side.strip(), skills=skills, at=at)
         self._set([*self.characters, c])
         return c
+
+    def open_tokens(self) -> dict[str, XY]:
+        """The map's tokens naming nobody yet (a Tiled `tokens` layer): a character made with that name
+        stands there, and the encounter is saved only when every token names a character (as `check`)."""
+        return {t: sq for t, sq in self.board.tokens.items() if t not in self.enc.by_id}
 
     def _square_words(self, at: XY | None) -> str | None:
         problem = self.square_problem(at)
