@@ -406,7 +406,7 @@ def test_an_encounter_naming_a_broken_uvtt_map_exits_2(tmp_path: Path, capsys: p
     assert "resolution.map_size: missing 'map_size'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", [["play"], ["simulate", "--runs", "2"], ["resolve"]])
+@pytest.mark.parametrize("command", [["simulate", "--runs", "2"], ["resolve"]])  # (play sets a map up: test_ui_setup)
 def test_a_map_where_an_encounter_is_wanted_says_what_to_write(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                command: list[str]) -> None:
     path = write(tmp_path, dungeondraft())

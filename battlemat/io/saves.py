@@ -35,6 +35,8 @@ from battlemat.core.match import Match
 from battlemat.core.rating import Modifier
 from battlemat.core.walls import DOOR_STATES
 from battlemat.io.errors import LoadError, Problem
+from battlemat.io.gm_changes import GmChange
+from battlemat.io.gm_changes import from_data as gm_from_data
 from battlemat.io.limits import MAX_CELLS, MAX_CHARACTERS, MAX_DOOR_CHANGES, MAX_SAVE_BYTES, MAX_SEED, MAX_TURNS
 from battlemat.io.names import dice_problem, shown, unknown_name
 from battlemat.io.outfile import TEMP_SUFFIX, write_file
@@ -114,6 +116,7 @@ class Save:
     meta: dict[str, Any] = field(default_factory=dict)
     ref: EncounterRef = field(default_factory=EncounterRef)
     doors: tuple[DoorChange, ...] = ()
+    gm: tuple[GmChange, ...] = ()  # the game master's ratings and losses changes (io.gm_changes)
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -128,6 +131,8 @@ class Save:
         }
         if self.doors:  # (written only when there are any: saves without doors read as they always did)
             out["doors"] = [c.to_dict() for c in self.doors]
+        if self.gm:
+            out["gm"] = [c.to_dict() for c in self.gm]
         if self.ref.to_dict():
             out["encounter_ref"] = self.ref.to_dict()
         return out
@@ -289,6 +294,7 @@ def save_from_data(data: Any, file: str) -> Save:
         r.bad("meta", f"meta is an object, found {shown(meta)}", 'write "meta": {}')
     turns = r.turns(data.get("turns", []))
     doors = r.doors(data.get("doors", []), len(turns))
+    gm = gm_from_data(data.get("gm", []), len(turns), r.bad)
     if data.get("ai_draws") and dice != "none":
         r.bad("ai_draws", "this replay was recorded by an older battlemat, whose simulated players drew from the "
               "dice's random stream: its dice cannot be replayed as they fell",
@@ -296,11 +302,11 @@ def save_from_data(data: Any, file: str) -> Save:
     if r.problems:
         raise LoadError(r.problems[:MAX_PROBLEMS_SHOWN] + r.more())
     return Save(enc, seed, dice, turns, tuple(pcs), FORMAT_VERSION, meta,  # type: ignore[arg-type]
-                EncounterRef.from_dict(data.get("encounter_ref")), doors)
+                EncounterRef.from_dict(data.get("encounter_ref")), doors, gm)
 
 
 _SAVE_KEYS = {"format", "version", "encounter", "seed", "dice", "pc_sides", "turns", "meta", "encounter_ref",
-              "ai_draws", "doors"}
+              "ai_draws", "doors", "gm"}
 _DOOR_KEYS = ("turn", "door", "state")
 MAX_DOOR_ID = 200  # characters of a door's id (a map's object id or name)
 _INTENT_KEYS = {f.name for f in fields(Intent)}

@@ -29,6 +29,7 @@ from battlemat.io.names import did_you_mean
 from battlemat.io.outfile import writing
 from battlemat.io.saves import read_save
 from battlemat.ui.options import PlayOptions
+from battlemat.ui.setup_draft import bare_map, is_map
 
 IDLE_WAIT = 0.05  # seconds an idle window sleeps at most between looks at the clock
 IDLE_NAP = 0.01  # ... in naps this long, looking for events between them
@@ -97,7 +98,9 @@ class App:
         save = read_save(load) if load else None
         lesson = options.lesson  # battlemat learn NAME: a battlemat.teach.tutor.Lesson, read already
         path = lesson.encounter_file if lesson else Path(encounter) if encounter else _default_encounter()
-        enc = lesson.enc if lesson else None if save is not None else read_lesson_encounter(path)
+        bare = lesson is None and save is None and is_map(path)  # a map alone: set up by hand (ui/setup.py)
+        enc = lesson.enc if lesson else None if save is not None else bare_map(path) if bare else \
+            read_lesson_encounter(path)
         if enc is not None and enc.board is not None and enc.map:  # and its pictures, which the board did not need
             check_map_pictures(path.parent / enc.map)
         self.headless = bool(options.screenshot)
@@ -151,6 +154,10 @@ class App:
         if options.overlay == "teaching":
             self.play.command("teach")
         self.stack: list[Any] = [self.play]
+        if bare:
+            from battlemat.ui.setup import SetupScreen, draft_of  # noqa: PLC0415 - optional dependency: pygame
+
+            self.stack.append(SetupScreen(self.play, draft_of(self.play.session)))
         self.clock = pygame.time.Clock()
         self.exit_code: int | None = None
         self._ui_clean = False

@@ -18,6 +18,7 @@ from battlemat.ui import theme
 from battlemat.ui.context import PlayContext
 from battlemat.ui.screens import Action, FileAsk, FileScreen, Push, SaveAsScreen, Shortcut
 from battlemat.ui.session import Session
+from battlemat.ui.setup_draft import MAP_SUFFIXES, is_map
 
 Load = Callable[[Session, list[tuple[Intent, ...]] | None], None]
 
@@ -32,6 +33,7 @@ class Files:
     def __init__(self, ctx: PlayContext, load: Load) -> None:
         self.ctx = ctx
         self.load = load
+        self.open_map: Callable[[str], Action | None] | None = None  # a map opens in the set-up (ui/setup.py)
 
     def save_game(self, path: Path | None = None) -> Path | None:
         ctx = self.ctx
@@ -48,8 +50,10 @@ class Files:
     def save(self) -> None:
         self.save_game()
 
-    def open_path(self, path: str, replay: bool = False) -> None:
+    def open_path(self, path: str, replay: bool = False) -> Action | None:
         ctx = self.ctx
+        if self.open_map is not None and is_map(path):
+            return self.open_map(path)
         save_dir = ctx.services.save_dir
         autosave = ctx.session.autosave_path
         try:
@@ -65,14 +69,15 @@ class Files:
             ctx.set_status(f"Cannot open {path}: {str(exc).splitlines()[0]}", theme.BAD)
             if ctx.side is not None:
                 ctx.side.log_text(str(exc), theme.BAD)
-            return
+            return None
         ctx.refresh()
         if session.note:
             ctx.set_status(f"Opened {path}, but {session.note}.", theme.ACCENT)
         elif not replay:
             ctx.set_status(f"Opened {path}", theme.GOOD)
+        return None
 
-    def file_dialog(self, title: str, on_pick: Callable[[str], None], saves: bool = False) -> Action:
+    def file_dialog(self, title: str, on_pick: Callable[[str], Action | None], saves: bool = False) -> Action:
         """The file dialog, starting in the save folder (`saves`) or the encounter's, with a button
         for each of them."""
         enc_dir = self.ctx.session.path.parent.resolve()
@@ -82,12 +87,12 @@ class Files:
         except OSError:
             saves = False  # an unwritable save folder: start beside the encounter
         shortcuts = (Shortcut("Saves", save_dir), Shortcut("Encounter's folder", enc_dir))
-        suffixes = frozenset({".json"}) if saves else frozenset({".toml", ".json"})
+        suffixes = frozenset({".json"}) if saves else frozenset({".toml", ".json", *MAP_SUFFIXES})
         ask = FileAsk(title, str(save_dir if saves else enc_dir) + "/", shortcuts, suffixes)
         return Push(FileScreen(self.ctx.manager, self.ctx.frame.board, ask, on_pick))
 
     def open(self) -> Action:
-        return self.file_dialog("Open an encounter (.toml) or a save (.json)", self.open_path)
+        return self.file_dialog("Open an encounter (.toml), a save (.json) or a map to set up", self.open_path)
 
     def replay(self) -> Action:
         return self.file_dialog("Replay a save (.json)", lambda p: self.open_path(p, replay=True), saves=True)

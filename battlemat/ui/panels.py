@@ -98,6 +98,8 @@ HELP_HTML = (
     "O shows every NPC's intent, the squares it threatens and its phases (teaching overlay).<br>"
     "<b>Adjust</b>: [ and ] give the intent a GM situational -1/+1 (S6), H shouts what it learns (O6), "
     "I cycles an item's kind (M1), Shift+click adds a Melee secondary target (C7).<br>"
+    "<b>Set up</b>: F2 before turn 1 places, drags, copies and removes characters and saves the encounter; "
+    "in GM mode E changes the selected character's ratings or losses (logged as the GM's).<br>"
     "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, L legend, "
     "V the terrain battlemat understood, B big log, "
     "wheel or +/- zoom, drag or WASD/arrows pan, F12 screenshot, Ctrl+S save, Ctrl+Shift+S save as, "

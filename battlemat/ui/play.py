@@ -32,6 +32,7 @@ from battlemat.ui.declaring import Declaring, skill_words, takes_target
 from battlemat.ui.doors import DOOR_HELP, GmDoors
 from battlemat.ui.drag import Dragging
 from battlemat.ui.files import Files, autosave_for
+from battlemat.ui.gm_edit import open_gm_edit
 from battlemat.ui.idle import AskIdle
 from battlemat.ui.knowledge import GM
 from battlemat.ui.layout import Layout
@@ -40,6 +41,7 @@ from battlemat.ui.prediction import Ghosts
 from battlemat.ui.renderer import MapArt, build_art
 from battlemat.ui.screens import Action, AfterCombat, Push, RulesScreen, VictoryScreen
 from battlemat.ui.session import Session
+from battlemat.ui.setup import open_map_setup, open_setup
 from battlemat.ui.teaching import Teaching
 from battlemat.ui.timeline import Timeline, TimeTravel
 from battlemat.ui.tokens import pulse, radius
@@ -74,6 +76,7 @@ class PlayScreen:
         self.time = self.time_travel()
         self.files = Files(ctx, self.load_session)
         self.doors = GmDoors(ctx, self.board)
+        self.files.open_map = partial(open_map_setup, self)  # Ctrl+O on a map: its set-up (ui/setup.py)
         self.art_frames = 0  # tile animation frames shown so far (each is a new look)
         self._show(session, art, None)
         self.resize(size)
@@ -335,6 +338,8 @@ class PlayScreen:
             "turn_back": partial(t.step_turn, -1),
             "turn_ahead": partial(t.step_turn, 1),
             "turn_latest": t.latest_turn,
+            "setup": partial(open_setup, self),  # F2, before turn 1 (ui/setup.py)
+            "gm_edit": partial(open_gm_edit, self),  # E in GM mode: a rating or losses (ui/gm_edit.py)
         }
 
     def open_rules(self, href: str | None = None) -> Action:

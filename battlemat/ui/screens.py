@@ -53,7 +53,14 @@ class Quit:
     code: int = 0
 
 
-Action = Push | Pop | Quit
+@dataclass(frozen=True)
+class Swap:
+    """The top screen gives way to another (a file dialog whose pick opens a screen of its own)."""
+
+    screen: Screen
+
+
+Action = Push | Pop | Quit | Swap
 
 
 def apply(stack: list[Screen], action: Action | None) -> int | None:
@@ -67,6 +74,10 @@ def apply(stack: list[Screen], action: Action | None) -> int | None:
             stack.pop().close()
     elif isinstance(action, Quit):
         return action.code
+    elif isinstance(action, Swap):
+        if len(stack) > 1:
+            stack.pop().close()
+        stack.append(action.screen)
     return None
 
 
@@ -365,10 +376,11 @@ class FileAsk:
 
 
 class FileScreen(WindowScreen):
-    """pygame_gui's file dialog, with folder shortcuts; calls back with the picked path, then pops."""
+    """pygame_gui's file dialog, with folder shortcuts; calls back with the picked path, then pops (or
+    gives way to the screen the pick opens, when the callback returns one to push)."""
 
     def __init__(self, manager: pygame_gui.UIManager, area: pygame.Rect, ask: FileAsk,
-                 on_pick: Callable[[str], None]) -> None:
+                 on_pick: Callable[[str], Action | None]) -> None:
         w, h = min(700, area.width - 40), min(520, area.height - 40)
         rect = pygame.Rect(0, 0, w, h)
         rect.center = area.center
@@ -378,8 +390,8 @@ class FileScreen(WindowScreen):
 
     def on_event(self, event: pygame.event.Event, consumed: bool) -> Action | None:
         if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and event.ui_element is self.dialog:
-            self.on_pick(event.text)
-            return Pop()
+            opened = self.on_pick(event.text)
+            return Swap(opened.screen) if isinstance(opened, Push) else Pop()
         return Pop() if self.closing(event) else None
 
 

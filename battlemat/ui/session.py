@@ -30,6 +30,7 @@ from battlemat.core.resolver import validate_intent
 from battlemat.core.state import CharacterState, MatchState
 from battlemat.core.types import XY, CharId
 from battlemat.io.errors import LoadError
+from battlemat.io.gm_changes import GmChange, change_problem, check_changes, gm_changes
 from battlemat.io.lessons import read_lesson_encounter
 from battlemat.io.saves import (
     DoorChange,
@@ -144,6 +145,8 @@ class Session:
         self.undo_stack: list[dict[CharId, Intent]] = []
         self.turns: list[tuple[Intent, ...]] = []  # played, in order: the match is these replayed
         self.door_changes: list[DoorChange] = []  # the game master's, in the order made, on the whole line
+        self.gm_edits: list[GmChange] = []  # the game master's ratings and losses (io.gm_changes), as doors
+        self.base = self.enc  # the encounter as read: a rating the game master changes makes a new one
         self.future: list[tuple[Intent, ...]] = []  # recorded turns ahead of this one (rewound, replay)
         self.autosave_path = autosave
         self.origin: Path | None = None  # the save this game was opened from, to name its branches
@@ -255,12 +258,16 @@ class Session:
         to play again or to change (which branches). Returns the events of every turn replayed."""
         line = self.line
         turn = max(1, min(turn, len(line) + 1))
-        match = Match(self.enc, seed=self.match.seed, dice=self.dice_override, memory=self.match.memory)
+        memory = self.match.memory if self.match.encounter is self.base else None  # (a memory is its encounter's)
+        match = Match(self.base, seed=self.match.seed, dice=self.dice_override, memory=memory)
         for t, intents in enumerate(line[: turn - 1], start=1):
             gm_doors(match, self.door_changes, t)
+            gm_changes(match, self.gm_edits, t)
             match.play(intents)
         gm_doors(match, self.door_changes, turn)  # the start of `turn`: as the game master left its doors
+        gm_changes(match, self.gm_edits, turn)
         self.match = match
+        self._follow()
         self.turns, self.future = list(line[: turn - 1]), list(line[turn - 1:])
         self.undo_stack = []
         self.last_events = tuple(e for e in match.log if e.turn == turn - 1)
@@ -308,6 +315,8 @@ class Session:
         if follows:
             self.future.pop(0)
         events += tuple(gm_doors(self.match, self.door_changes, self.turn))  # recorded ahead, before the next turn
+        events += tuple(gm_changes(self.match, self.gm_edits, self.turn))
+        self._follow()
         self.declared = {}
         self.undo_stack = []
         self.last_events = events
@@ -329,6 +338,7 @@ class Session:
         self.branch_of = (self.origin or self.autosave_path or self.path).name
         self.future = []
         self.door_changes = [c for c in self.door_changes if c.turn <= at]
+        self.gm_edits = [c for c in self.gm_edits if c.turn <= at]
         self.autosave_path = self.branch_file(at) or self.autosave_path
         self.replay = False
 
@@ -348,9 +358,14 @@ class Session:
         change = DoorChange(self.turn, door_id, state)
         self.door_changes.append(change)
         event = gm_doors(self.match, [change], self.turn)[0]
+        return event, self._declare_again()
+
+    def _declare_again(self) -> list[CharId]:
+        """After a game master's change: the NPCs decide again, and a player's intent the match now
+        refuses is dropped (returned)."""
         dropped = []
         for cid, it in list(self.declared.items()):
-            if not self.is_pc(cid):
+            if not self.is_pc(cid) or not self.state[cid].active:
                 del self.declared[cid]  # the NPCs decide again, below
                 continue
             try:
@@ -360,7 +375,28 @@ class Session:
                 dropped.append(cid)
         self.undo_stack = []
         self.declare_npcs()
-        return event, dropped
+        return dropped
+
+    # -- the game master's ratings and losses --------------------------------------------------
+    def _follow(self) -> None:
+        """The session reads the match's encounter (a rating changed by the game master makes a new one)."""
+        if self.match.encounter is not self.enc:
+            self.enc = self.match.encounter
+            self.brain = npc_brain(self.enc, self.match.memory)
+
+    def set_gm(self, change: GmChange) -> tuple[Event, list[CharId]]:
+        """The game master changes a rating or losses between turns (io.gm_changes), as a door
+        (`set_door`): recorded for the save and the replay, logged as the GM's, a rewound line
+        branches here, NPCs decide again and a player's intent now refused is dropped."""
+        problem = change_problem(self.enc, self.state, change)
+        if problem is not None:
+            raise BattlematError(problem)
+        if self.future:
+            self._branch(self.turn)
+        self.gm_edits.append(change)
+        event = gm_changes(self.match, [change], self.turn)[0]
+        self._follow()
+        return event, self._declare_again()
 
     # -- saves ---------------------------------------------------------------------------------
     def to_save(self) -> Save:
@@ -370,7 +406,7 @@ class Session:
             meta["branch_of"] = self.branch_of
             meta["branched_at"] = self.branched_at
         return Save(str(self.path.resolve()), self.match.seed, self.dice_override, self.line, self.pc_sides,
-                    meta=meta, ref=self.ref, doors=tuple(self.door_changes))
+                    meta=meta, ref=self.ref, doors=tuple(self.door_changes), gm=tuple(self.gm_edits))
 
     @staticmethod
     def from_save(save: Save, save_file: str | Path | None = None, replay: bool = False,
@@ -393,7 +429,9 @@ class Session:
         if not s.has_map:
             _check_arena_squares(save, s.board, file)
         _check_doors(save, s.board, file)
+        check_changes(save.gm, enc, file)
         s.door_changes = list(save.doors)
+        s.gm_edits = list(save.gm)
         s.origin = Path(save_file) if save_file is not None else None
         if save.encounter_changed(path):
             s.note = (f"{path.name} changed since this game was saved: its turns may be refused or play out "
@@ -423,6 +461,7 @@ def _refused_turn(save: Save, enc: Encounter, file: str) -> LoadError:
     match = Match(enc, seed=save.seed, dice=save.dice)
     for index, intents in enumerate(save.turns):
         gm_doors(match, save.doors, index + 1)
+        gm_changes(match, save.gm, index + 1)
         try:
             match.play(intents)
         except BattlematError as exc:
