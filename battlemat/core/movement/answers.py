@@ -40,13 +40,13 @@ def answer(gr: Grid, rules: Rules, mover: Mover, occupants: Occupants, sticky: t
     how = kind(rules, mover)
     found = find(gr, rules, mover, occupants, sticky, how)
     w = gr.board.width
-    costs = {(u % w, u // w): c for u, c in zip(found.nodes, found.costs, strict=True)}
-    routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found, gr.board.width)
     charge = None
-    if how.press:  # M7: one square only, the charge's
-        keep, why = _charge(gr, mover, found)
-        end = gr.sq(keep)
-        costs, routes, charge = {end: costs[end]}, {end: routes[end]}, (keep, why)
+    if how.press:  # M7: one square only, the charge's (the others' costs are never read)
+        charge = _charge(gr, mover, found)
+        costs = {gr.sq(charge[0]): found.costs[found.nodes.index(charge[0])]}
+    else:
+        costs = {(u % w, u // w): c for u, c in zip(found.nodes, found.costs, strict=True)}
+    routes: Mapping[XY, tuple[Step, ...]] = _Routes(costs, found, w)
     hazards = _hazards(gr, costs) if gr.board.hazards else NO_HAZARDS
     return Reach(mover, mover.allowance, MappingProxyType(costs), routes,
                  _Refusals(gr, mover, costs, occupants, found, charge), hazards)

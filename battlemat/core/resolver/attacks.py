@@ -15,6 +15,7 @@ from battlemat.core.resolver.ratings import attack_groups
 from battlemat.core.resolver.record import fallen, house, items_of_the_fallen, refuse, untested_defences
 from battlemat.core.resolver.turn import Attack, Turn
 from battlemat.core.rules import Half
+from battlemat.core.types import XY, CharId
 
 P3_STEPS = (1, 2, 3)  # P3: Wonder intimidation, Shoot/Throw, other ranged effects (`phase_order`)
 # The house part behind a failed attack's rule, as the rules data names it: R2's list of aggressive
@@ -71,13 +72,16 @@ def _board_checks(t: Turn, ranged: bool) -> None:
     `no_effect` events, and only the attack that failed comes to nothing."""
     if t.enc.board is None:
         return
+    engaging: list[tuple[CharId, str, XY]] | None = None  # R2: who is aggressive, and where (as the check began)
     for attack in t.attacks:
         h = attack.half
         if not (h.ranged and h.phase == "P3" if ranged else h.reach and h.phase == "P4"):
             continue
         if not t.active(attack.who) or (attack.who, attack.target) in t.failed or not t.active(attack.target):
             continue  # (a target already out of the fight is said when the attack comes: contests)
-        why, rule = _why_not(t, attack, ranged)
+        if ranged and engaging is None and h.engaged_forbids:
+            engaging = _aggressive(t)
+        why, rule = _why_not(t, attack, ranged, engaging or [])
         if why:
             t.failed.add((attack.who, attack.target))
             what = "sweep" if attack.secondary else attack.use
@@ -89,8 +93,20 @@ def _board_checks(t: Turn, ranged: bool) -> None:
             # next to the sweeper, so a primary target out of reach does not cancel it.
 
 
-def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
-    """(words, rule) of why `attack` cannot happen from where everyone stands now; ("", "") if it can."""
+def _aggressive(t: Turn) -> list[tuple[CharId, str, XY]]:
+    """R2: the characters in the fight using a half that makes them aggressive, with that half and their
+    square, in declaration order (a refusal moves nobody, so one look serves a phase's checks)."""
+    out: list[tuple[CharId, str, XY]] = []
+    for c in t.order():
+        o, s = t.intents.get(c), t.st[c]
+        if o is not None and s.at is not None and s.active and uses.is_aggressive(t.rules, o.use):
+            out.append((c, o.use, s.at))
+    return out
+
+
+def _why_not(t: Turn, attack: Attack, ranged: bool, engaging: list[tuple[CharId, str, XY]]) -> tuple[str, str]:
+    """(words, rule) of why `attack` cannot happen from where everyone stands now; ("", "") if it can.
+    `engaging`: who is aggressive, and where (R2, `_aggressive`)."""
     board = t.enc.map_board
     a, b = t.st[attack.who].at, t.st[attack.target].at
     if a is None or b is None:
@@ -105,10 +121,7 @@ def _why_not(t: Turn, attack: Attack, ranged: bool) -> tuple[str, str]:
     if not seen:
         return words, "R4"
     if uses.engaged_forbids(t.rules, attack.use):
-        for c in t.order():
-            o = t.intents.get(c)
-            at = t.st[c].at
-            if (o and uses.is_aggressive(t.rules, o.use) and t.enemies(c, attack.who) and t.active(c)
-                    and at is not None and geometry.adjacent(board, a, at)):
-                return f"cannot {attack.use} next to {t.name(c)}, who uses {o.use} (R2)", "R2"
+        for c, use, at in engaging:
+            if t.enemies(c, attack.who) and geometry.adjacent(board, a, at):
+                return f"cannot {attack.use} next to {t.name(c)}, who uses {use} (R2)", "R2"
     return "", ""

@@ -34,7 +34,7 @@ def _leave(t: Turn) -> None:
     breaks a hold (C8)."""
     on_map = t.enc.board is not None
     for cid in t.order():
-        if not fleeing(t, cid) or (on_map and cid not in t.leaving):
+        if (on_map and cid not in t.leaving) or not fleeing(t, cid):
             continue
         holder = t.st[cid].held_by
         if holder is not None:

@@ -155,12 +155,17 @@ def _board_moves(t: Turn, moving: dict[int, list[tuple[CharId, Intent]]]) -> Non
     [house]); plans are cut short with the reason; same-square conflicts go to the higher rating,
     then the lower id (M10); hazards strike whoever enters their square without eluding them (E1)."""
     still = True  # nobody has moved yet this turn: the start-of-turn contexts still say who stands where
+    # C5: who declared a fleeing half, by sub-phase (whether each still flees is asked as its sub-phase comes)
+    runners: dict[int, list[CharId]] = {}
+    for cid, it in t.intents.items():
+        if uses.flees(t.rules, it):
+            runners.setdefault(t.rules.halves[it.use].sub_phase, []).append(cid)
     for sub in SUB_PHASES:
         before = dict(t.st)
         routes, t.contexts = _routes(t, moving.get(sub, []), still)
         if routes:
             routes = _collisions(t, routes, sub)
-        standing = _standing_runners(t, sub, routes, before)
+        standing = _standing_runners(t, runners.get(sub, ()), routes, before) if sub in runners else ()
         if routes:
             for cid, route in routes.items():
                 _apply_route(t, cid, route, sub, routes.keys())
@@ -198,15 +203,15 @@ def _doors_opened(t: Turn, routes: dict[CharId, movement.Route], sub: int) -> No
         t.open_doors(opened)
 
 
-def _standing_runners(t: Turn, sub: int, routes: dict[CharId, movement.Route],
+def _standing_runners(t: Turn, declared: Collection[CharId], routes: dict[CharId, movement.Route],
                       before: dict[CharId, CharacterState]) -> list[tuple[CharId, movement.Context]]:
-    """C5: the runners of sub-phase `sub` that take no step this turn, each with who stands where as the
-    sub-phase begins (`before`, M6 [house]): stepping off the edge is their move, held like any step."""
+    """C5: the runners of one sub-phase (`declared`: who declared a fleeing half moving in it) that take
+    no step this turn, each with who stands where as the sub-phase begins (`before`, M6 [house]):
+    stepping off the edge is their move, held like any step."""
     out: list[tuple[CharId, movement.Context]] = []
     sticky: dict[CharId, str] | None = None
     for cid in t.order():
-        it = t.intents.get(cid)
-        if it is None or t.rules.halves[it.use].sub_phase != sub or not fleeing(t, cid):
+        if cid not in declared or not fleeing(t, cid):
             continue
         if cid in routes and routes[cid].steps:
             continue
@@ -227,17 +232,19 @@ def _routes(t: Turn, movers: list[tuple[CharId, Intent]],
     snapshot = dict(t.st)
     ctxs: dict[str, movement.Context] = {}  # by side: who stands where as this sub-phase begins
     routes: dict[CharId, movement.Route] = {}
+    declared: dict[str, movement.Context] = {}  # by side: who stood where as P2 began (as the turn began)
     for cid, it in movers:
         now = snapshot[cid]
         if not now.active or now.at is None or now.held_by is not None:  # C8: held fast (logged by _escapes)
             continue
         mover = movement.mover_for(t.memory, snapshot, cid, it.use, it.target, it.item)
         side = t.enc.by_id[cid].side
-        plan_ctx = start_context(t.enc, t.state, side, t.memory)  # as P2 began: as the turn began
-        if side not in ctxs:
+        plan_ctx = declared.get(side)
+        if plan_ctx is None:
+            plan_ctx = declared[side] = start_context(t.enc, t.state, side, t.memory)
             ctxs[side] = movement.context(t.enc, snapshot, side, sticky,
                                           standing=plan_ctx.occupants if still else None)
-        plan = movement.Plan(it.to, tuple((p[0], p[1]) for p in it.path), plan_ctx)
+        plan = movement.Plan(it.to, tuple((p[0], p[1]) for p in it.path) if it.path else (), plan_ctx)
         routes[cid] = movement.plan_route(board, t.rules, mover, ctxs[side], plan)
     return routes, ctxs
 

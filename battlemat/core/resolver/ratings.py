@@ -37,8 +37,10 @@ def attack_rating(t: Turn, cid: CharId, use: str, target: CharId, against: str |
     """`rating` of an attack on `target`; R6: Block/Dodge talent takes its rating off a missile (not
     off a talented point-blank shot, R3, which says so)."""
     r = rating(t, cid, use, target, against)
+    if not t.rules.halves[use].range_per_rating:  # not a missile
+        return r
     dodge = t.char(target).talent(t.rules.talent_pair("missile_dodge"))
-    if dodge and t.rules.halves[use].range_per_rating:
+    if dodge:
         if not point_blank(t, cid, use, target):
             r = r.with_(adjustments=(Modifier(-dodge, f"{t.name(target)} dodges missiles", "R6"),))
         else:
