@@ -44,6 +44,7 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_PAGEUP, False): "turn_back",  # the line of turns (timeline.py)
     (pygame.K_PAGEDOWN, False): "turn_ahead",
     (pygame.K_END, False): "turn_latest",
+    (pygame.K_p, True): "players",  # the players' window (players_window.py)
 }
 # (key, needs ctrl) -> command, with Shift held
 SHIFT_BINDINGS: dict[tuple[int, bool], str] = {

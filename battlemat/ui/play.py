@@ -46,7 +46,7 @@ from battlemat.ui.tokens import pulse, radius
 
 # While a turn plays back only these commands act; the rest wait for the turn to end.
 PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step",
-                               "legend", "big_log", "log_newest", "teach", "terrain_view"})
+                               "legend", "big_log", "log_newest", "teach", "terrain_view", "players"})
 ADJUST_COMMANDS = ("mod_minus", "mod_plus", "shout", "item_kind")  # GM touches on the draft (Declaring.adjust)
 STEP_KEYS = (pygame.K_SPACE, pygame.K_RIGHT, pygame.K_n)  # step mode: the next event
 
@@ -335,6 +335,7 @@ class PlayScreen:
             "turn_back": partial(t.step_turn, -1),
             "turn_ahead": partial(t.step_turn, 1),
             "turn_latest": t.latest_turn,
+            "players": self.ctx.services.players,  # the players' window (App.toggle_players)
         }
 
     def open_rules(self, href: str | None = None) -> Action:
