@@ -342,3 +342,26 @@ def test_view_and_screenshot_from_the_command_line(tmp_path: Path) -> None:
         code = cli_main(["play", str(FOREST), "--view", "orcs", "--screenshot", str(tmp_path / "x.png")])
     assert code == 2 and "--view 'orcs': no such side" in err.getvalue() and "travellers, bandits" in err.getvalue()
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_replay_opened_in_the_game_masters_window_shows_in_the_players_window(forest: App, tmp_path: Path) -> None:
+    """A replay (the game master opens the autosave to replay it) starts the players' window afresh:
+    turn 1's knowledge, no ghosts; playing the saved turn brings the ghosts back, as in the game."""
+    play, pw = forest.play, players(forest)
+    start = pw.view.knowledge.fog
+    play.declaring.select("tobin")
+    key(forest, skill_key(forest, "Block"))
+    click(forest, play.ctx.cam.to_screen(*play.ctx.layout.center((4, 9))))
+    press_resolve(forest)
+    key(forest, pygame.K_ESCAPE)
+    finish_turn(forest)
+    ghosts = dict(pw.view.knowledge.seen_at)
+    assert ghosts
+    play.open_path(str(tmp_path / "autosave-forest_ambush.json"), replay=True)
+    ticks(forest, 1)
+    assert pw.session is play.session and play.session.replay
+    assert pw.view.knowledge.fog == start and not pw.view.knowledge.seen_at
+    press_resolve(forest)  # Enter plays the saved turn
+    key(forest, pygame.K_ESCAPE)
+    finish_turn(forest)
+    assert dict(pw.view.knowledge.seen_at) == ghosts

@@ -101,6 +101,10 @@ def draw_ghosts(surface: pygame.Surface, ctx: PlayContext, where: Mapping[CharId
         label = theme.text(labels[cid], max(10, round(r * 0.8)), (235, 235, 240), True)
         sprite.blit(label, label.get_rect(center=mid))
         surface.blit(sprite, (round(cx) - mid[0], round(cy) - mid[1]))
-        if cid in turns:
-            note = theme.text(f"seen T{turns[cid]}", max(11, min(14, r // 2 + 4)), theme.TEXT_DIM)
-            surface.blit(note, note.get_rect(midtop=(round(cx), round(cy) + r + 2)))
+        if cid in turns:  # on a plate: legible on bright ground and in the fog alike
+            note = theme.text(f"seen T{turns[cid]}", max(11, min(14, r // 2 + 4)), theme.TEXT)
+            box = note.get_rect(midtop=(round(cx), round(cy) + r + 2))
+            plate = pygame.Surface(box.inflate(6, 2).size, pygame.SRCALPHA)
+            plate.fill((10, 12, 16, 170))
+            surface.blit(plate, box.inflate(6, 2))
+            surface.blit(note, box)

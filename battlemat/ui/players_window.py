@@ -174,8 +174,8 @@ class PlayersWindow:
         s = self.session
         foes = [c for c in s.enc.characters if c.side != self.side]
         seen = sum(1 for c in foes if k.shows(c.id))
-        words = (f"{s.enc.title} - {s.where().title()} - what the {self.side} know: {seen} of the foes in sight, "
-                 f"{len(k.seen_at)} last seen elsewhere")
+        words = (f"{s.enc.title} - {s.where().title()} - what the {self.side} know: {seen} foe(s) in sight, "
+                 f"{len(k.seen_at)} last seen (ghosts)")
         return words + (" - F11: full screen" if not self.fullscreen else " - F11 or Esc: leave full screen")
 
     # -- the window ----------------------------------------------------------------------------
