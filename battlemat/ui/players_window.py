@@ -160,7 +160,10 @@ class PlayersWindow:
         doors = dict(gm.player.doors) if gm.player is not None else dict(s.state.doors)
         key = (self._memory[0] if self._memory else None, tuple(sorted(at.items())), out, tuple(sorted(doors.items())))
         if self._known is None or self._known[0] != key:
-            self._known = (key, self.eyes.knowledge(memory, Moment(at, out, doors)))
+            known = self.eyes.knowledge(memory, Moment(at, out, doors))
+            if self.side not in s.pc_sides:  # the NPCs' view: their own plans (SideContext shows no one else's)
+                known = dataclasses.replace(known, npc_intents=True)
+            self._known = (key, known)
         return self._known[1]
 
     def _square_now(self, cid: CharId) -> XY | None:
