@@ -311,6 +311,18 @@ def test_full_screen_by_a_key_in_it_and_its_keys_stay_its_own(forest: App) -> No
     assert isinstance(forest.stack[-1], ConfirmScreen)  # Enter went on to the GM's window
 
 
+
+def test_the_game_masters_window_still_resizes_with_the_players_window_open(forest: App) -> None:
+    """SDL sends VIDEORESIZE for either window without saying which: the app takes the GM's size from
+    its own WINDOWSIZECHANGED (no `window`: the display module's window) and lays it out again."""
+    pw = players(forest)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1000, 640), w=1000, h=640))
+    pygame.event.post(pygame.event.Event(pygame.WINDOWSIZECHANGED, x=1000, y=640, window=None))
+    ticks(forest, 2)
+    assert forest.size == (1000, 640) and forest.play.ctx.frame.side.right == 1000
+    assert pw.size == (1280, 800)  # the players' window kept its own
+
+
 def test_the_players_button_ctrl_p_and_closing_it(tmp_path: Path) -> None:
     app = make_app(tmp_path, str(FOREST))
     try:

@@ -82,6 +82,11 @@ class _Walk:
     hiding: set[CharId] = field(default_factory=set)  # hidden in this turn's P1 so far
     in_p1: bool = False
 
+    @property
+    def hide_phases(self) -> set[str]:
+        """The phases hiding happens in (the rules data's, P1): once past them the turn's hiders are known."""
+        return {h.phase for h in self.enc.rules.halves.values() if h.act == "hide"}
+
     def ours(self, cid: CharId) -> bool:
         return self.enc.by_id[cid].side == self.side
 
@@ -102,7 +107,7 @@ class _Walk:
         kind = ev.type
         if kind == "turn_start":
             self.turn, self.hiding, self.in_p1 = ev.turn, set(), True
-        elif kind == "phase" and self.in_p1 and ev.phase != "P1":
+        elif kind == "phase" and self.in_p1 and ev.phase not in self.hide_phases:
             self._p1_over()
         elif kind == "hidden" and self._from_us(d.get("searchers", ())):
             self.hiding.add(str(d["who"]))
