@@ -180,6 +180,19 @@ def test_a_foe_hidden_by_stealth_never_shows_in_that_sides_view(tmp_path: Path) 
         assert colour_pixels(theirs, token_box(pw.ctx, here), blue) == 0
         assert colour_pixels(gm, token_box(play.ctx, here), blue) > 10
         assert pw.view.token_under(token_box(pw.ctx, here).center) is None
+        # her next hide: no "+1 vs" over her, no arrow or word on her square, while the turn plays (O4)
+        key(app, pygame.K_TAB)
+        key(app, skill_key(app, "Stealth"))
+        click(app, play.ctx.cam.to_screen(*play.ctx.layout.center(play.session.position("bandit1"))))
+        press_resolve(app)
+        gm_marks = 0
+        while play.ctx.player is not None:
+            lay = play.ctx.layout
+            gm_marks += sum(1 for e in play.ctx.player.effects if lay.pick(*e.a) == here)
+            if pw.ctx.player is not None:
+                assert all(here not in (lay.pick(*e.a), lay.pick(*e.b)) for e in pw.ctx.player.effects)
+            ticks(app, 1, dt=0.05)
+        assert gm_marks  # (the GM's window marks her)
     finally:
         app.close()
 

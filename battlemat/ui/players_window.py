@@ -110,15 +110,19 @@ class PlayersWindow:
         ctx.set_status(self._status())
 
     def _playback(self) -> Player:
+        """The game master's playback with only the effects this side sees: every end of an arrow or
+        a clash, every number or word, on a square in sight where a character it is shown stands (so
+        nothing points at a hider, O4: its "+1 vs" stays unseen)."""
         player = self.gm.player
         assert player is not None
         known = self.knowledge()
         fog = known.fog
         lay = self.ctx.layout
+        shown = {lay.pick(*p) for c, p in player.positions.items() if known.shows(c)}
 
         def seen(e: Effect) -> bool:
-            ends = [e.a, e.b] if e.kind in ("arrow", "clash") else [e.a]
-            return fog is None or all(lay.pick(*p) in fog.now for p in ends)
+            ends = [lay.pick(*p) for p in ([e.a, e.b] if e.kind in ("arrow", "clash") else [e.a])]
+            return fog is None or all(sq in fog.now and sq in shown for sq in ends)
 
         return dataclasses.replace(player, effects=[e for e in player.effects if seen(e)], waiting=False)
 
