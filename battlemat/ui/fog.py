@@ -27,8 +27,9 @@ BASE_PX = 2048  # the fog's own picture at most this many pixels on a side (a hu
 class FogFill:
     """The fog of one side's squares on one surface with per-pixel alpha, fogged squares nearly opaque,
     dimmed ones half, drawn once at map scale (at most BASE_PX on a side), and the part in view scaled
-    to the camera's zoom when the camera moves. (Not `overlays.RegionFill`: its colour-keyed RLE
-    surface with a surface alpha drifts towards its key colour with every blit under SDL 2.32.)"""
+    to the camera's zoom when the camera moves. (Not `overlays.RegionFill`: under SDL 2.32 its
+    colour-keyed RLE surface with a surface alpha drifts towards its key colour with every blit onto
+    any surface but the display's, a second window's included.)"""
 
     def __init__(self, lay: Layout, fogged: frozenset[XY], dimmed: frozenset[XY]) -> None:
         self.scale = min(1.0, BASE_PX / max(1, lay.width_px, lay.height_px))
