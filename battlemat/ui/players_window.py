@@ -254,10 +254,3 @@ class PlayersWindow:
         if not self.closed:
             self.closed = True
             self.window.destroy()
-
-
-def banner_words(side: str) -> str:
-    """What the game master's status line says when the window opens."""
-    return (f"Players' window open: the board as the {side} know it (F11 in it: full screen; drag it to "
-            "the second screen). Ctrl+P closes it.")
-
