@@ -390,3 +390,26 @@ def test_a_replay_opened_in_the_game_masters_window_shows_in_the_players_window(
     key(forest, pygame.K_ESCAPE)
     finish_turn(forest)
     assert dict(pw.view.knowledge.seen_at) == ghosts
+
+
+def test_a_door_out_of_sight_stays_as_the_side_last_saw_it() -> None:
+    """R4: a side knows a door's state from when it last saw either of its squares; a door opened out
+    of its sight still shows closed to it (the door event of the match's record is not enough)."""
+    enc = load_encounter(ROOT / "maps" / "cellar_door.toml")
+    sight = Sight(enc.board)
+    door = enc.board.doors[0]
+    sides = sight.door_squares()[door.id]
+    assert len(sides) == 2 and door.state == "closed"
+    eyes = Eyes(enc, "smugglers", sight)
+    blind = next(sq for sq in ((x, y) for y in range(enc.board.height) for x in range(enc.board.width))
+                 if not enc.board.blocked[sq[1], sq[0]] and not sight.from_square(sq, {}) & sides)
+    init = enc.initial_state()
+    start = {c: st.at for c, st in init.chars.items()}
+    away = Moment({**start, "vessa": blind, "orrin": blind})
+    memory = eyes.remember(away, [Event("door", 1, "declare", "GM opens the door", (),
+                                        {"door": door.id, "state": "open", "gm": True})])
+    assert memory.doors.get(door.id, door.state) == "closed"
+    opened = {door.id: "open"}
+    assert eyes.knowledge(memory, Moment(away.at, doors=opened)).doors == {door.id: "closed"}
+    near = next(iter(sides))
+    assert eyes.knowledge(memory, Moment({**away.at, "vessa": near}, doors=opened)).doors == {door.id: "open"}

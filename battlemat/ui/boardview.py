@@ -155,6 +155,7 @@ class BoardView:
             layer.over_plans(surface)
         if not walls.empty:  # over the terrain view (V) and the reach's fill and edges, under the tokens
             shown = ctx.session.board if ctx.player is None else ctx.session.board.with_doors(ctx.player.doors)
+            shown = shown if self.knowledge.doors is None else shown.with_doors(self.knowledge.doors)  # (a side's)
             walls.draw(surface, ctx.cam, shown)  # (while a turn plays, its doors open as the steps reach them)
         fog.draw(surface, ctx, self.knowledge)  # a side's view: what it does not see now (the GM's has none)
         positions = self.positions()

@@ -20,12 +20,12 @@ from battlemat.ui.knowledge import Knowledge
 from battlemat.ui.layout import Layout
 from battlemat.ui.tokens import radius
 
-FOGGED = (14, 15, 20, 246)  # never seen: nearly black, the map's shapes barely show
+FOGGED = (14, 15, 20, 255)  # never seen: opaque, the map gives nothing away
 DIMMED = (12, 14, 22, 150)  # seen before, out of sight now: the terrain stays, dimly
 GHOST_ALPHA = 120
 BASE_PX = 2048  # the fog's own picture at most this many pixels on a side (a huge map's is coarser)
 class FogFill:
-    """The fog of one side's squares on one surface with per-pixel alpha, fogged squares nearly opaque,
+    """The fog of one side's squares on one surface with per-pixel alpha, fogged squares opaque,
     dimmed ones half, drawn once at map scale (at most BASE_PX on a side), and the part in view scaled
     to the camera's zoom when the camera moves. (Not `overlays.RegionFill`: under SDL 2.32 its
     colour-keyed RLE surface with a surface alpha drifts towards its key colour with every blit onto

@@ -43,6 +43,7 @@ class Knowledge:
     overlays: bool = True
     sheets: bool = True
     fog: Fog | None = None
+    doors: Mapping[str, str] | None = None  # each door as this side last saw it (None: as it stands)
 
     def shows(self, cid: CharId) -> bool:
         return cid not in self.hidden

@@ -35,6 +35,7 @@ class Sight:
     def __init__(self, board: Board) -> None:
         self.board = board  # as the encounter drew its doors: `with_doors` gives the variant of a turn
         self._memo: dict[tuple[tuple[tuple[str, str], ...], XY], Squares] = {}
+        self._doors: dict[str, Squares] | None = None
 
     def from_square(self, sq: XY, doors: Mapping[str, str]) -> Squares:
         key = (tuple(sorted(doors.items())) if self.board.doors else (), sq)
@@ -47,6 +48,19 @@ class Sight:
                 (x, y) for y in range(b.height) for x in range(b.width) if geometry.sight(b, sq, (x, y))[0])
         return hit
 
+    def door_squares(self) -> Mapping[str, Squares]:
+        """The squares on either side of each door (its neighbour pairs, `geometry.sealed_pairs`, with
+        every door closed): a door is seen when one of them is."""
+        if self._doors is None:
+            shut = self.board.with_doors({d.id: "closed" for d in self.board.doors})
+            out: dict[str, set[XY]] = {}
+            for (a, b), i in geometry.sealed_pairs(shut).items():
+                door = shut.barriers[i][1]
+                if door is not None:
+                    out.setdefault(door.id, set()).update((a, b))
+            self._doors = {k: frozenset(v) for k, v in out.items()}
+        return self._doors
+
     def seen_from(self, squares: Iterable[XY], doors: Mapping[str, str]) -> Squares:
         out: frozenset[XY] = frozenset()
         for sq in set(squares):
@@ -57,11 +71,13 @@ class Sight:
 @dataclass(frozen=True)
 class Memory:
     """What a side remembers: every square it has seen, each foe's last seen square and the turn it
-    was seen there, and the foes hidden from it by Stealth as the last P1 left them (O4)."""
+    was seen there, the foes hidden from it by Stealth as the last P1 left them (O4), and each door's
+    state when last seen (those never seen: as the map drew them)."""
 
     seen: Squares = frozenset()
     last: Mapping[CharId, tuple[XY, int]] = field(default_factory=lambda: MappingProxyType({}))
     hidden: frozenset[CharId] = frozenset()
+    doors: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # as last seen
 
 
 @dataclass
@@ -81,6 +97,7 @@ class _Walk:
     hidden: set[CharId] = field(default_factory=set)  # hidden from the side, as the last P1 left them
     hiding: set[CharId] = field(default_factory=set)  # hidden in this turn's P1 so far
     in_p1: bool = False
+    seen_doors: dict[str, str] = field(default_factory=dict)  # each door as last seen
 
     @property
     def hide_phases(self) -> set[str]:
@@ -96,6 +113,9 @@ class _Walk:
         eyes = [sq for cid, sq in self.at.items() if cid not in self.out and self.ours(cid)]
         now = self.sight.seen_from(eyes, self.doors)
         self.seen |= now
+        for door, squares in self.sight.door_squares().items():
+            if squares & now:
+                self.seen_doors[door] = self.doors.get(door, "")
         for cid in self.enc.by_id:
             if self.ours(cid) or cid in self.hidden or cid not in self.at:
                 continue
@@ -181,7 +201,8 @@ class Eyes:
         walk.look()
         for ev in events:
             walk.step(ev)
-        return Memory(frozenset(walk.seen), MappingProxyType(dict(walk.last)), frozenset(walk.hidden))
+        return Memory(frozenset(walk.seen), MappingProxyType(dict(walk.last)), frozenset(walk.hidden),
+                      MappingProxyType({d: st for d, st in walk.seen_doors.items() if st}))
 
     def knowledge(self, memory: Memory, now: Moment) -> Knowledge:
         """The side's knowledge as things stand (`now`: the playback's squares while a turn plays): its
@@ -196,8 +217,11 @@ class Eyes:
         ghosts = {cid: sq for cid, (sq, _) in memory.last.items() if cid not in shown and cid not in memory.hidden}
         turns = {cid: t for cid, (_, t) in memory.last.items() if cid in ghosts}
         fog = Fog(sees, memory.seen | sees, MappingProxyType(turns))
+        doors = {d.id: (now.doors.get(d.id, d.state) if self.sight.door_squares().get(d.id, frozenset()) & sees
+                        else memory.doors.get(d.id, d.state)) for d in self.sight.board.doors}
         return Knowledge(hidden=frozenset(c.id for c in enc.characters if c.id not in shown),
-                         seen_at=MappingProxyType(ghosts), npc_intents=False, overlays=False, sheets=False, fog=fog)
+                         seen_at=MappingProxyType(ghosts), npc_intents=False, overlays=False, sheets=False, fog=fog,
+                         doors=MappingProxyType(doors) if doors else None)
 
 
 def _xy(square: object) -> XY:
