@@ -177,6 +177,11 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --screenshot: show the predicted turn as ghosts (the P key)")
     p.add_argument("--overlay", choices=("teaching",), default=None,
                    help="start with an overlay shown: teaching (every NPC's intent, threats and phases; the O key)")
+    p.add_argument("--players-window", action="store_true",
+                   help="open the players' window too: the board as the table's side knows it, with fog of war "
+                        "(Ctrl+P; F11 in it: full screen)")
+    p.add_argument("--view", metavar="SIDE", default=None,
+                   help="the side the players' window shows (opens it); with --screenshot: save that side's view")
 
 
 def fail(command: str, message: str) -> int:

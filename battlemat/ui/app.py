@@ -62,6 +62,11 @@ def warm_search(started: Callable[[subprocess.Popen[bytes]], None] | None = None
 
 
 
+def view_problem(side: str, path: Path, sides: tuple[str, ...] | list[str]) -> str:
+    """--view SIDE names no side of the encounter: what to write instead."""
+    return f"--view {side!r}: no such side in {path.name}; use one of {', '.join(sides)}"
+
+
 def _default_encounter() -> Path:
     return Path(__file__).resolve().parents[2] / "maps" / "art_gallery.toml"
 
@@ -103,6 +108,8 @@ class App:
             read_lesson_encounter(path)
         if enc is not None and enc.board is not None and enc.map:  # and its pictures, which the board did not need
             check_map_pictures(path.parent / enc.map)
+        if options.view and enc is not None and options.view not in enc.sides:  # before any window opens
+            raise BattlematError(view_problem(options.view, path, enc.sides))
         self.headless = bool(options.screenshot)
         if self.headless:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -136,7 +143,7 @@ class App:
                 {"name": "noto_sans", "point_size": pt, "style": style, "antialiased": "1"}
                 for pt in (12, 13, 14, 15, 16, 17, 18, 21) for style in ("regular", "bold")
             ])
-        services = Services(self.save_dir, self.screenshot, self.manager)
+        services = Services(self.save_dir, self.screenshot, self.manager, self.toggle_players)
 
         self.play: PlayScreen
         if lesson is not None:
@@ -158,6 +165,9 @@ class App:
             from battlemat.ui.setup import SetupScreen, draft_of  # noqa: PLC0415 - optional dependency: pygame
 
             self.stack.append(SetupScreen(self.play, draft_of(self.play.session)))
+        self.players: Any = None  # the players' window (players_window.py), while open
+        if options.players_window or options.view:
+            self.toggle_players()
         self.clock = pygame.time.Clock()
         self.exit_code: int | None = None
         self._ui_clean = False
@@ -200,6 +210,8 @@ class App:
         else:
             events = pygame.event.get()
         for event in events:
+            if self.players is not None and self.players.takes(event):  # the players' window's own
+                continue
             if event.type == pygame.QUIT:
                 return 0
             if event.type in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
@@ -213,6 +225,9 @@ class App:
             code = apply(self.stack, self.stack[-1].on_event(event, consumed))
             if code is not None:
                 return code
+        if self.players is not None and self.players.closed:  # closed by its own window's close button
+            self.players = None
+            self._players_button()
         self._warm_status()
         self.manager.update(dt)
         for screen in list(self.stack):
@@ -277,6 +292,32 @@ class App:
             self.pygame.display.flip()
         else:
             self.pygame.display.update(area)
+        if area is None and self.players is not None:  # it follows the game master's frames
+            self.players.draw()
+
+    def toggle_players(self) -> None:
+        """Ctrl+P, the Players button, --players-window, --view: open the players' window
+        (players_window.py), or close it."""
+        from battlemat.ui import theme  # noqa: PLC0415 - optional dependency: pygame
+        from battlemat.ui.players_window import PlayersWindow  # noqa: PLC0415 - optional dependency: pygame
+
+        ctx = self.play.ctx
+        if self.players is not None and not self.players.closed:
+            self.players.close()
+            self.players = None
+            ctx.set_status("Players' window closed.", theme.TEXT)
+        else:
+            if self.options.view and self.options.view not in ctx.session.enc.sides:  # (a save's encounter)
+                raise BattlematError(view_problem(self.options.view, ctx.session.path, ctx.session.enc.sides))
+            self.players = PlayersWindow(ctx, self.options.view, self.size, self.headless)
+            ctx.set_status(f"Players' window open: the board as the {self.players.side} know it (F11 in it: full "
+                           "screen; drag it to the second screen). Ctrl+P closes it.", theme.TEXT)
+        self._players_button()
+
+    def _players_button(self) -> None:
+        top = self.play.ctx.top
+        if top is not None and "players" in top.buttons:
+            top.set_toggle("players", self.players is not None and not self.players.closed)
 
     def _draw_ui(self) -> bool:
         """The panels change far less often than the board, so their pixels are left on screen
@@ -315,12 +356,14 @@ class App:
         if not self.headless:
             self.screen = self.pygame.display.set_mode(size, self.pygame.RESIZABLE)
         self.play.resize(size)
+        self._players_button()
 
-    def screenshot(self, path: Path | None = None) -> Path:
-        """F12: the window as PNG (in the save directory unless a path is given)."""
+    def screenshot(self, path: Path | None = None, surface: Any = None) -> Path:
+        """F12: the window as PNG (in the save directory unless a path is given); `surface`: another
+        window's (the players')."""
         target = path or self.save_dir / f"screenshot-{time.strftime('%Y%m%d-%H%M%S')}.png"
         with writing(target, "the screenshot", "choose another file with --screenshot") as part:
-            self.pygame.image.save(self.screen, str(part))  # whole or not at all (io.outfile)
+            self.pygame.image.save(self.screen if surface is None else surface, str(part))  # whole or not at all
         return target
 
     def run(self) -> int:
@@ -351,6 +394,8 @@ class App:
         for proc in self._warm_process:  # the compiling process, when the window closes first
             if proc.poll() is None:
                 proc.terminate()
+        if self.players is not None:
+            self.players.close()
 
         theme.forget_fonts()
         tokens.forget_sprites()
@@ -411,7 +456,8 @@ def _screenshot(app: App, options: PlayOptions, shot: str) -> int:
     if select:  # hover the target (its forecast card), or the farthest reachable square (the route)
         _hover_for_screenshot(app, target)
         app.tick(1 / 60)
-    app.screenshot(Path(shot))
+    view = app.players.surface() if options.view and app.players is not None else None
+    app.screenshot(Path(shot), view)  # --view SIDE: that side's view (players_window.py)
     print(f"screenshot saved: {shot}")
     return 0
 

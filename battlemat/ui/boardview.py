@@ -20,7 +20,7 @@ from battlemat.core.movement import Reach
 from battlemat.core.types import XY, CharId
 from battlemat.labels import labels_by_id
 from battlemat.log import hazard_name
-from battlemat.ui import overlays, theme
+from battlemat.ui import fog, overlays, theme
 from battlemat.ui.cards import Line, character_lines, forecast_lines
 from battlemat.ui.context import PlayContext
 from battlemat.ui.declaring import Declaring
@@ -155,7 +155,9 @@ class BoardView:
             layer.over_plans(surface)
         if not walls.empty:  # over the terrain view (V) and the reach's fill and edges, under the tokens
             shown = ctx.session.board if ctx.player is None else ctx.session.board.with_doors(ctx.player.doors)
+            shown = shown if self.knowledge.doors is None else shown.with_doors(self.knowledge.doors)  # (a side's)
             walls.draw(surface, ctx.cam, shown)  # (while a turn plays, its doors open as the steps reach them)
+        fog.draw(surface, ctx, self.knowledge)  # a side's view: what it does not see now (the GM's has none)
         positions = self.positions()
         states = ctx.display_states()
         hover_tok = self.token_under(ctx.mouse) if board.collidepoint(ctx.mouse) else None

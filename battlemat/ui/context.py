@@ -54,11 +54,12 @@ class MovePreview:
 
 @dataclass
 class Services:
-    """What the play screen asks of the app: screenshots and where files go."""
+    """What the play screen asks of the app: screenshots, where files go and the players' window."""
 
     save_dir: Path
     screenshot: Callable[[Path | None], Path]
     manager: pygame_gui.UIManager
+    players: Callable[[], None] = lambda: None  # open or close the players' window (App.toggle_players)
 
 
 class PlayContext:

@@ -46,6 +46,7 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_END, False): "turn_latest",
     (pygame.K_F2, False): "setup",  # set up by hand before turn 1 (ui/setup.py)
     (pygame.K_e, False): "gm_edit",  # GM mode: change the selected character's ratings or losses (ui/gm_edit.py)
+    (pygame.K_p, True): "players",  # the players' window (players_window.py)
 }
 # (key, needs ctrl) -> command, with Shift held
 SHIFT_BINDINGS: dict[tuple[int, bool], str] = {

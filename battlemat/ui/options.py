@@ -52,6 +52,8 @@ class PlayOptions:
     gm: bool = False
     predict: bool = False
     overlay: str | None = None
+    players_window: bool = False  # open the players' window (players_window.py)
+    view: str | None = None  # the side it shows (and a --screenshot's), else the table's
 
     @classmethod
     def from_namespace(cls, args: argparse.Namespace) -> PlayOptions:
@@ -81,4 +83,6 @@ class PlayOptions:
             gm=bool(given.get("gm")),
             predict=bool(given.get("predict")),
             overlay=given.get("overlay"),
+            players_window=bool(given.get("players_window")),
+            view=given.get("view"),
         )

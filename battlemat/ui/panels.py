@@ -103,7 +103,7 @@ HELP_HTML = (
     "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, L legend, "
     "V the terrain battlemat understood, B big log, "
     "wheel or +/- zoom, drag or WASD/arrows pan, F12 screenshot, Ctrl+S save, Ctrl+Shift+S save as, "
-    "Ctrl+O open, Ctrl+R replay.<br>"
+    "Ctrl+O open, Ctrl+R replay, Ctrl+P the players' window (F11 in it: full screen).<br>"
     "<b>Skill keys</b> are the same for everyone, in the rules' order: 1..0, then Shift+1..0 (S+), "
     "then Ctrl+1..0 (C+); each button shows its key.<br>"
     "<b>Turns</b>: PgUp / PgDn go a turn back / ahead, End to the latest, or click the timeline under "
@@ -123,6 +123,8 @@ TOP_BUTTONS = (
     ("legend", "Legend", "What the colours and marks on the map mean (L)"),
     ("rules", "Rules F1", "The rules table with core/house tags (F1)"),
     ("shot", "Shot F12", "Save a screenshot (F12)"),
+    ("players", "Players", "The players' window: the board as the table's side knows it, fog of war included; "
+     "F11 in it for full screen (Ctrl+P)"),
 )
 
 

@@ -48,7 +48,7 @@ from battlemat.ui.tokens import pulse, radius
 
 # While a turn plays back only these commands act; the rest wait for the turn to end.
 PLAYBACK_COMMANDS = frozenset({"cancel", "advance", "shot", "rules", "grid", "fit", "zoom_in", "zoom_out", "step",
-                               "legend", "big_log", "log_newest", "teach", "terrain_view"})
+                               "legend", "big_log", "log_newest", "teach", "terrain_view", "players"})
 ADJUST_COMMANDS = ("mod_minus", "mod_plus", "shout", "item_kind")  # GM touches on the draft (Declaring.adjust)
 STEP_KEYS = (pygame.K_SPACE, pygame.K_RIGHT, pygame.K_n)  # step mode: the next event
 
@@ -340,6 +340,7 @@ class PlayScreen:
             "turn_latest": t.latest_turn,
             "setup": partial(open_setup, self),  # F2, before turn 1 (ui/setup.py)
             "gm_edit": partial(open_gm_edit, self),  # E in GM mode: a rating or losses (ui/gm_edit.py)
+            "players": self.ctx.services.players,  # the players' window (App.toggle_players)
         }
 
     def open_rules(self, href: str | None = None) -> Action:
