@@ -233,3 +233,22 @@ def test_with_dice_every_candidate_rolls_the_same_samples() -> None:
     first = s.evaluate(joint, "watch")
     assert s.evaluate(joint, "watch") == first
     assert s.used == 2 * search.DICE_SAMPLES * (1 + search.PLAYOUT)
+
+
+def test_balance_ai_search_balances_the_rate_the_search_plays(tmp_path, capsys) -> None:
+    """`balance --ai left=search` measures every batch with the search on the side: Anna's script Blocks
+    forever (0 wins), the search strikes and wins every duel (C1, L4), so the base reads 100%, not 0%;
+    the file written keeps the encounter's own `ai` and says which AI the rate was measured with."""
+    path = tmp_path / "duel.toml"
+    path.write_text(DUEL.replace('"AI"', '"scripted"'), encoding="utf-8")
+    args = ["balance", str(path), "--side", "left", "--target", "0.5", "--runs", "10", "--depth", "1",
+            "--workers", "1", "--quiet"]
+    assert main(args) == 0
+    assert "left wins 0.0% " in capsys.readouterr().out
+    assert main([*args, "--ai", "left=search"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # (the table wraps long lines)
+    assert "left wins 100.0% " in out and "played with --ai left=search" in out, out
+    written = (tmp_path / "duel.balanced.toml").read_text()
+    assert "played with --ai left=search" in written and 'ai = "scripted"' in written
+    assert main([*args, "--ai", "lefty=search"]) == 2
+    assert "unknown side 'lefty'" in capsys.readouterr().err
