@@ -24,7 +24,8 @@ their choices, not by their luck. Diceless, one sample is the turn exactly.
 The budget is a number of evaluated turns per searching character, dice sample and decision (BUDGET;
 each resolve_turn counts, the play-out's too), spent by the side's searching characters together: the
 same choices whatever the machine's load, so a simulated batch repeats exactly for a seed.
-`think_ms` adds a wall-clock cap for the window only (it makes the choice depend on speed).
+`think_ms` adds a wall-clock cap per searching character, for the window only (it makes the choice depend on
+speed).
 The search's own draws (random candidates, the foes' model, play-outs) are seeded from the side and
 the state (`seed_of`), never from the AI's stream: a side's choice does not depend on the order the
 sides decide in, nor on how many draws the other side's tactics made (P1: secrets stay secret; the
@@ -148,7 +149,7 @@ class Decider(Protocol):
     facts: Facts
     dice: DiceEngine
     budget: int  # evaluated turns per searching character and dice sample
-    think_ms: float | None
+    think_ms: float | None  # the window's time cap per searching character
 
     def model(self, known: MatchMemory) -> Decider:
         """A Brain on tactics alone on `known` (a fork): the foes' model and the play-outs."""
@@ -239,7 +240,8 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
     as its tactics chose them, `who` the side's searching characters; `brain.model(memory)` is a Brain
     on tactics alone (the foes' model, the play-outs); every draw is seeded by `seed_of`."""
     samples = 1 if brain.dice.name == "none" else DICE_SAMPLES
-    search = _Search(brain, state, seed_of(state, side), brain.budget * samples * len(who), brain.think_ms)
+    search = _Search(brain, state, seed_of(state, side), brain.budget * samples * len(who),
+                     None if brain.think_ms is None else brain.think_ms * len(who))
     foes = [c.id for c in brain.enc.characters if c.side != side and state[c.id].active]
     model = brain.model(brain.known.fork())
     model.memory = copy_notes(brain.before)

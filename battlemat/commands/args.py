@@ -177,6 +177,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --screenshot: show the predicted turn as ghosts (the P key)")
     p.add_argument("--overlay", choices=("teaching",), default=None,
                    help="start with an overlay shown: teaching (every NPC's intent, threats and phases; the O key)")
+    p.add_argument("--think-ms", type=bounded_int(1, 60_000, "milliseconds of thinking per NPC character"),
+                   default=None, metavar="MS",
+                   help="the search AI's time per NPC character when the K key puts the NPCs on it (default 50)")
 
 
 def fail(command: str, message: str) -> int:

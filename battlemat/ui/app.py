@@ -150,6 +150,8 @@ class App:
             self.play.command("gm")
         if options.overlay == "teaching":
             self.play.command("teach")
+        if options.think_ms is not None:
+            self.play.think_ms = options.think_ms
         self.stack: list[Any] = [self.play]
         self.clock = pygame.time.Clock()
         self.exit_code: int | None = None

@@ -44,6 +44,7 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_PAGEUP, False): "turn_back",  # the line of turns (timeline.py)
     (pygame.K_PAGEDOWN, False): "turn_ahead",
     (pygame.K_END, False): "turn_latest",
+    (pygame.K_k, False): "difficulty",  # the NPCs: scripted tactics or the search AI (difficulty.py)
 }
 # (key, needs ctrl) -> command, with Shift held
 SHIFT_BINDINGS: dict[tuple[int, bool], str] = {

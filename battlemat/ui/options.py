@@ -52,6 +52,7 @@ class PlayOptions:
     gm: bool = False
     predict: bool = False
     overlay: str | None = None
+    think_ms: float | None = None  # the search's cap per NPC character (the K key; ui/difficulty.py)
 
     @classmethod
     def from_namespace(cls, args: argparse.Namespace) -> PlayOptions:
@@ -81,4 +82,5 @@ class PlayOptions:
             gm=bool(given.get("gm")),
             predict=bool(given.get("predict")),
             overlay=given.get("overlay"),
+            think_ms=given.get("think_ms"),
         )

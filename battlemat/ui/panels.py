@@ -100,6 +100,7 @@ HELP_HTML = (
     "I cycles an item's kind (M1), Shift+click adds a Melee secondary target (C7).<br>"
     "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, L legend, "
     "V the terrain battlemat understood, B big log, "
+    "K the NPCs' play: scripted tactics or the search AI, "
     "wheel or +/- zoom, drag or WASD/arrows pan, F12 screenshot, Ctrl+S save, Ctrl+Shift+S save as, "
     "Ctrl+O open, Ctrl+R replay.<br>"
     "<b>Skill keys</b> are the same for everyone, in the rules' order: 1..0, then Shift+1..0 (S+), "

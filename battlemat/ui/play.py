@@ -29,6 +29,7 @@ from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.context import MovePreview, PlayContext, Selection, Services
 from battlemat.ui.declaring import Declaring, skill_words, takes_target
+from battlemat.ui.difficulty import THINK_MS, toggle
 from battlemat.ui.doors import DOOR_HELP, GmDoors
 from battlemat.ui.drag import Dragging
 from battlemat.ui.files import Files, autosave_for
@@ -75,6 +76,7 @@ class PlayScreen:
         self.files = Files(ctx, self.load_session)
         self.doors = GmDoors(ctx, self.board)
         self.art_frames = 0  # tile animation frames shown so far (each is a new look)
+        self.think_ms = THINK_MS  # the search's cap per NPC character when K puts the NPCs on it (--think-ms)
         self._show(session, art, None)
         self.resize(size)
 
@@ -335,6 +337,7 @@ class PlayScreen:
             "turn_back": partial(t.step_turn, -1),
             "turn_ahead": partial(t.step_turn, 1),
             "turn_latest": t.latest_turn,
+            "difficulty": lambda: self.ctx.set_status(toggle(self.ctx.session, self.think_ms), theme.ACCENT),
         }
 
     def open_rules(self, href: str | None = None) -> Action:
