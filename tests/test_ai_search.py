@@ -220,19 +220,27 @@ def test_the_log_of_a_run_says_what_the_search_chose_over_the_tactic(capsys) -> 
                          for line in lines), lines
 
 
-def test_with_dice_every_candidate_rolls_the_same_samples() -> None:
-    """Common random numbers: with dice each evaluation averages DICE_SAMPLES samples whose k-th rolls
-    from the same seeded random.Random for every candidate, so the same choice scores the same twice
-    and the budget counts each sample's turns (D1: the dice engine decides each contest)."""
+def test_with_dice_every_candidate_is_compared_on_the_turn_without_luck() -> None:
+    """With dice the search resolves the turns it looks at diceless (D1: ratings compared), so two
+    candidates differ by their choices, never by their luck: an evaluation in a d6 match equals the same
+    one in the diceless match, repeats exactly, and counts the turn and its play-out in the budget."""
     enc = with_ai(load_encounter(GALLERY), (("watch", "search", ""),))
-    m = Match(enc, seed=4, dice="d6")
-    brain = Brain(enc, m.memory, m.dice)
-    joint = {it.who: it for it in Brain(enc, m.memory, m.dice, scripted=True).decide(m.state, ai_stream(4))}
-    s = search._Search(brain, m.state, 9, 1000, None)
-    assert s.samples == search.DICE_SAMPLES
+    rolled, plain = Match(enc, seed=4, dice="d6"), Match(enc, seed=4, dice="none")
+    joint = {it.who: it for it in Brain(enc, rolled.memory, rolled.dice, scripted=True).decide(
+        rolled.state, ai_stream(4))}
+    s = search._Search(Brain(enc, rolled.memory, rolled.dice), rolled.state, 9, 1000, None)
     first = s.evaluate(joint, "watch")
     assert s.evaluate(joint, "watch") == first
-    assert s.used == 2 * search.DICE_SAMPLES * (1 + search.PLAYOUT)
+    assert s.used == 2 * (1 + search.PLAYOUT)
+    assert search._Search(Brain(enc, plain.memory, plain.dice), plain.state, 9, 1000, None).evaluate(
+        joint, "watch") == first
+    # and the dice get DICE_BUDGET turns a character where the diceless get BUDGET
+    searchers = [c.id for c in enc.characters if c.side == "watch"]
+    chosen = {it.who: it for it in joint.values() if it.who in searchers}
+    for m, per in ((rolled, search.DICE_BUDGET), (plain, search.BUDGET)):
+        brain = Brain(enc, m.memory, m.dice)
+        brain.before = brain.memory
+        assert search.improve(brain, m.state, "watch", chosen, searchers).evaluated <= per * len(searchers)
 
 
 def test_balance_ai_search_balances_the_rate_the_search_plays(tmp_path, capsys) -> None:

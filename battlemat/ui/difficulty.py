@@ -13,9 +13,10 @@ declares from the next new turn. This module never imports pygame.
 from __future__ import annotations
 
 from battlemat.ai import Brain
+from battlemat.ai.search import THINK_MS
 from battlemat.ui.session import Session
 
-THINK_MS = 50.0  # the default cap per NPC character (the window's goal, issue 31 item 2)
+__all__ = ["THINK_MS", "search_brain", "searching", "toggle"]  # (THINK_MS: the default cap per NPC character)
 
 
 def searching(session: Session) -> bool:
