@@ -260,3 +260,53 @@ def test_balance_ai_search_balances_the_rate_the_search_plays(tmp_path, capsys) 
     assert "played with --ai left=search" in written and 'ai = "scripted"' in written
     assert main([*args, "--ai", "lefty=search"]) == 2
     assert "unknown side 'lefty'" in capsys.readouterr().err
+
+
+GANG = """
+[encounter]
+title = "Two on one"
+seed = 1
+dice = "none"
+[map]
+rows = ["......", "......", "......", "......", "......"]
+[[character]]
+id = "a1"
+name = "Ash"
+side = "left"
+skills = { "Melee/Press" = 3, "Block/Dodge" = 2 }
+at = [2, 1]
+[[character]]
+id = "a2"
+name = "Birch"
+side = "left"
+skills = { "Melee/Press" = 3, "Block/Dodge" = 2 }
+at = [2, 3]
+ai = "search"
+[[character]]
+id = "x"
+name = "Xan"
+side = "right"
+skills = { "Melee/Press" = 3, "Block/Dodge" = 2 }
+at = [3, 2]
+[[character]]
+id = "y"
+name = "Yew"
+side = "right"
+skills = { "Melee/Press" = 3, "Block/Dodge" = 2 }
+at = [3, 3]
+"""
+
+
+def test_the_candidates_join_the_allies_target_with_their_half(tmp_path) -> None:
+    """The portfolio's first ideas take the focus style with the allies' choices known: Birch, next to
+    both foes, is offered Ash's foe with Ash's half first (one group at +1, S7; a Melee beside a Press
+    would make two groups of one), whatever the search's draws."""
+    path = tmp_path / "gang.toml"
+    path.write_text(GANG, encoding="utf-8")
+    enc = load_encounter(path)
+    m = Match(enc)
+    brain = Brain(enc, m.memory, m.dice)
+    current = {"a1": Intent("a1", "Press", "x"), "a2": Intent("a2", "Block", "y")}
+    for seed in range(6):
+        first = search._Search(brain, m.state, seed, 100, None).candidates("a2", "left", current)[1]
+        assert (first.use, first.target) == ("Press", "x"), (seed, first)

@@ -39,10 +39,12 @@ sides decide in, nor on how many draws the other side's tactics made (P1: secret
 search reads only the notes as they were before anyone declared: Brain.before).
 
 `value` (from the deciding side's point of view; documented weights in `Weights`):
-  + for each foe: losses it has (minor 1, major MAJOR each), DEFEATED if defeated, FLED if fled;
-  - the same for each of the side's own characters (a character that gets away costs a little less
-    than one defeated: the arena ranks the fight's result first, then the characters out of it, fled
-    or defeated alike, and only then fled above defeated);
+  + for each foe still fighting: its losses (MINOR each minor, MAJOR each major, L1); for each foe out
+    of the fight: DEFEATED if defeated, FLED if fled, whatever losses it had (a character that left
+    heals its minor losses, L2: counting them would make fleeing look cheap);
+  - the same for each of the side's own characters (one that gets away costs a little less than one
+    defeated: the arena ranks the fight's result first, then the characters out of it, fled or
+    defeated alike, and only then fled above defeated);
   + WIN if the side holds the field, - WIN if a foe side does;
   + position, for each own character still fighting with a square: a shooter (best ranged attack above
     its best reach attack) gains SIGHT if it sees a foe (R4) and loses COVERED_BY per foe shooter that
@@ -106,8 +108,8 @@ class Weights:
 
     minor: float = 1.0
     major: float = 2.0
-    defeated: float = 8.0
-    fled: float = 7.0
+    defeated: float = 14.0  # out of the fight, whatever its losses (a defeat: 2 minor and 2 major, and 8 more)
+    fled: float = 13.0  # ... got away (its minor losses heal, L2: losses would make fleeing look cheap)
     win: float = 30.0
     sight: float = 0.5
     covered_by: float = 0.25
@@ -123,8 +125,7 @@ def value(enc: Encounter, state: MatchState, side: str, known: MatchMemory, fact
     total = 0.0
     for c in enc.characters:
         st = state[c.id]
-        harm = w.minor * st.minor + w.major * st.major + (w.defeated if st.defeated else 0.0) + (
-            w.fled if st.fled else 0.0)
+        harm = w.defeated if st.defeated else w.fled if st.fled else w.minor * st.minor + w.major * st.major
         total += -harm if c.side == side else harm
     out = outcome(enc, state)
     if out.over and out.winner is not None:
