@@ -159,6 +159,23 @@ def test_the_budget_is_evaluated_turns_and_spent_the_same_way_whatever_the_load(
         assert again.intents == found.intents and again.evaluated == found.evaluated
 
 
+def test_the_windows_time_cap_stops_the_search_but_not_its_choice_of_a_legal_intent() -> None:
+    """`think_ms` (the window's cap per searching character) stops the search before a step would pass
+    it: a cap already spent evaluates nothing and keeps the tactics' choices; no cap spends the budget."""
+    enc = with_ai(load_encounter(GALLERY), (("watch", "search", ""),))
+    m = Match(enc)
+    searchers = [c.id for c in enc.characters if c.side == "watch"]
+    chosen = {it.who: it for it in Brain(enc, m.memory.fork(), m.dice, scripted=True).decide(
+        m.state, ai_stream(3), searchers)}
+    for think_ms, none in ((1e-9, True), (None, False)):
+        brain = Brain(enc, m.memory.fork(), m.dice, budget=8, think_ms=think_ms)
+        brain.before = brain.memory
+        found = search.improve(brain, m.state, "watch", chosen, searchers)
+        assert (found.evaluated == 0) is none
+        if none:
+            assert found.intents == chosen
+
+
 def _verdict(out: str) -> list[str]:
     return [line.strip() for line in out.splitlines() if " for the " in line and " wins " in line]
 

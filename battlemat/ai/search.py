@@ -32,7 +32,8 @@ DICE_BUDGET with dice; each resolve_turn counts, the play-out's too), spent by t
 characters together: the same choices whatever the machine's load, so a simulated batch repeats
 exactly for a seed.
 `think_ms` adds a wall-clock cap per searching character, for the window only (it makes the choice depend on
-speed).
+speed): the search stops before a step (an evaluation, a character's candidates) as slow as its slowest
+so far would pass it.
 The search's own draws (random candidates, the foes' model, play-outs) are seeded from the side and
 the state (`seed_of`), never from the AI's stream: a side's choice does not depend on the order the
 sides decide in, nor on how many draws the other side's tactics made (P1: secrets stay secret; the
@@ -192,6 +193,7 @@ class _Search:
         self.enc = brain.enc
         self.budget, self.used = budget, 0
         self.deadline = None if think_ms is None else time.perf_counter() + think_ms / 1000.0
+        self.slowest = 0.0  # seconds of the slowest step so far (an evaluation, a character's candidates)
         self.dice = brain.dice if brain.dice.name == NONE else engine(NONE)  # (the course without luck)
         self.order = [c.id for c in self.enc.characters]
 
@@ -199,7 +201,12 @@ class _Search:
         """Whether one more evaluation fits in the budget (and the window's time cap)."""
         if self.used + 1 + PLAYOUT > self.budget:
             return False
-        return self.deadline is None or time.perf_counter() < self.deadline
+        return self.deadline is None or time.perf_counter() + self.slowest < self.deadline
+
+    def timed(self, start: float) -> None:
+        """Note a step begun at `start` (perf_counter): the time cap stops before a step would pass it."""
+        if self.deadline is not None:
+            self.slowest = max(self.slowest, time.perf_counter() - start)
 
     def evaluate(self, joint: Mapping[CharId, Intent], side: str) -> float:
         """The mean of `value` over the states after the turn of `joint` and each of PLAYOUT scripted turns."""
@@ -265,7 +272,9 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
     model.memory = copy_notes(brain.before)
     guessed = model.decide(state, random.Random(f"{search.seed} model"), foes)
     current: dict[CharId, Intent] = {**{it.who: it for it in guessed}, **chosen}
+    began = time.perf_counter()
     best = start = search.evaluate(current, side) if search.room() else 0.0
+    search.timed(began)
     changed: set[CharId] = set()
     ideas: dict[CharId, list[Intent]] = {}
     # the budget may end before the last character's turn: who goes first changes turn by turn
@@ -277,13 +286,17 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
             if not search.room():
                 break
             if cid not in ideas:  # (made once a decision, with the allies' choices as they stand then)
+                began = time.perf_counter()
                 ideas[cid] = search.candidates(cid, side, current)
+                search.timed(began)
             for cand in ideas[cid]:
                 if cand == current[cid]:
                     continue
                 if not search.room():
                     break
+                began = time.perf_counter()
                 got = search.evaluate({**current, cid: cand}, side)
+                search.timed(began)
                 if got > best + 1e-9:
                     best, current[cid], moved = got, cand, True
                     changed.add(cid)
