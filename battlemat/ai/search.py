@@ -23,9 +23,10 @@ of the match changes) and plays PLAYOUT more turns with every side on its tactic
 of `value` over the states after each of those turns (a state where the fight is over counts for the
 turns left): a turn's gain now and what it leads to both count, and a win sooner beats a win later.
 With dice, the turns are resolved diceless (D1: ratings compared): the course the dice scatter around,
-the same for every candidate, so two candidates differ by their choices, never by their luck. Measured
-on the bundled encounters with d6 (arena, 20 seeds), it beat two samples of the dice on common random
-numbers, which two evaluations' worth of turns leave too noisy to tell candidates apart.
+the same for every candidate, so two candidates differ by their choices, never by their luck. Two
+samples of the dice on common random numbers, in the same turns, were too noisy to tell candidates
+apart: on the art gallery with d6 (arena, 20 seeds) the ogres' search ended better than their tactics
+on 10 seeds and worse on 9 with them, 14 and 5 on the diceless course; the watch 10/10 and 9/10.
 
 The budget is a number of evaluated turns per searching character and decision (BUDGET diceless,
 DICE_BUDGET with dice; each resolve_turn counts, the play-out's too), spent by the side's searching
