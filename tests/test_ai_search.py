@@ -159,6 +159,23 @@ def test_the_budget_is_evaluated_turns_and_spent_the_same_way_whatever_the_load(
         assert again.intents == found.intents and again.evaluated == found.evaluated
 
 
+def test_the_windows_time_cap_stops_the_search_but_not_its_choice_of_a_legal_intent() -> None:
+    """`think_ms` (the window's cap per searching character) stops the search before a step would pass
+    it: a cap already spent evaluates nothing and keeps the tactics' choices; no cap spends the budget."""
+    enc = with_ai(load_encounter(GALLERY), (("watch", "search", ""),))
+    m = Match(enc)
+    searchers = [c.id for c in enc.characters if c.side == "watch"]
+    chosen = {it.who: it for it in Brain(enc, m.memory.fork(), m.dice, scripted=True).decide(
+        m.state, ai_stream(3), searchers)}
+    for think_ms, none in ((1e-9, True), (None, False)):
+        brain = Brain(enc, m.memory.fork(), m.dice, budget=8, think_ms=think_ms)
+        brain.before = brain.memory
+        found = search.improve(brain, m.state, "watch", chosen, searchers)
+        assert (found.evaluated == 0) is none
+        if none:
+            assert found.intents == chosen
+
+
 def _verdict(out: str) -> list[str]:
     return [line.strip() for line in out.splitlines() if " for the " in line and " wins " in line]
 
@@ -220,16 +237,93 @@ def test_the_log_of_a_run_says_what_the_search_chose_over_the_tactic(capsys) -> 
                          for line in lines), lines
 
 
-def test_with_dice_every_candidate_rolls_the_same_samples() -> None:
-    """Common random numbers: with dice each evaluation averages DICE_SAMPLES samples whose k-th rolls
-    from the same seeded random.Random for every candidate, so the same choice scores the same twice
-    and the budget counts each sample's turns (D1: the dice engine decides each contest)."""
+def test_with_dice_every_candidate_is_compared_on_the_turn_without_luck() -> None:
+    """With dice the search resolves the turns it looks at diceless (D1: ratings compared), so two
+    candidates differ by their choices, never by their luck: an evaluation in a d6 match equals the same
+    one in the diceless match, repeats exactly, and counts the turn and its play-out in the budget."""
     enc = with_ai(load_encounter(GALLERY), (("watch", "search", ""),))
-    m = Match(enc, seed=4, dice="d6")
-    brain = Brain(enc, m.memory, m.dice)
-    joint = {it.who: it for it in Brain(enc, m.memory, m.dice, scripted=True).decide(m.state, ai_stream(4))}
-    s = search._Search(brain, m.state, 9, 1000, None)
-    assert s.samples == search.DICE_SAMPLES
+    rolled, plain = Match(enc, seed=4, dice="d6"), Match(enc, seed=4, dice="none")
+    joint = {it.who: it for it in Brain(enc, rolled.memory, rolled.dice, scripted=True).decide(
+        rolled.state, ai_stream(4))}
+    s = search._Search(Brain(enc, rolled.memory, rolled.dice), rolled.state, 9, 1000, None)
     first = s.evaluate(joint, "watch")
     assert s.evaluate(joint, "watch") == first
-    assert s.used == 2 * search.DICE_SAMPLES * (1 + search.PLAYOUT)
+    assert s.used == 2 * (1 + search.PLAYOUT)
+    assert search._Search(Brain(enc, plain.memory, plain.dice), plain.state, 9, 1000, None).evaluate(
+        joint, "watch") == first
+    # and the dice get DICE_BUDGET turns a character where the diceless get BUDGET
+    searchers = [c.id for c in enc.characters if c.side == "watch"]
+    chosen = {it.who: it for it in joint.values() if it.who in searchers}
+    for m, per in ((rolled, search.DICE_BUDGET), (plain, search.BUDGET)):
+        brain = Brain(enc, m.memory, m.dice)
+        brain.before = brain.memory
+        assert search.improve(brain, m.state, "watch", chosen, searchers).evaluated <= per * len(searchers)
+
+
+def test_balance_ai_search_balances_the_rate_the_search_plays(tmp_path, capsys) -> None:
+    """`balance --ai left=search` measures every batch with the search on the side: Anna's script Blocks
+    forever (0 wins), the search strikes and wins every duel (C1, L4), so the base reads 100%, not 0%;
+    the file written keeps the encounter's own `ai` and says which AI the rate was measured with."""
+    path = tmp_path / "duel.toml"
+    path.write_text(DUEL.replace('"AI"', '"scripted"'), encoding="utf-8")
+    args = ["balance", str(path), "--side", "left", "--target", "0.5", "--runs", "10", "--depth", "1",
+            "--workers", "1", "--quiet"]
+    assert main(args) == 0
+    assert "left wins 0.0% " in capsys.readouterr().out
+    assert main([*args, "--ai", "left=search"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # (the table wraps long lines)
+    assert "left wins 100.0% " in out and "played with --ai left=search" in out, out
+    written = (tmp_path / "duel.balanced.toml").read_text()
+    assert "played with --ai left=search" in written and 'ai = "scripted"' in written
+    assert main([*args, "--ai", "lefty=search"]) == 2
+    assert "unknown side 'lefty'" in capsys.readouterr().err
+
+
+GANG = """
+[encounter]
+title = "Two on one"
+seed = 1
+dice = "none"
+[map]
+rows = ["......", "......", "......", "......", "......"]
+[[character]]
+id = "a1"
+name = "Ash"
+side = "left"
+skills = { "Melee/Press" = 3, "Block/Dodge" = 2 }
+at = [2, 1]
+[[character]]
+id = "a2"
+name = "Birch"
+side = "left"
+skills = { "Melee/Press" = 3, "Block/Dodge" = 2 }
+at = [2, 3]
+ai = "search"
+[[character]]
+id = "x"
+name = "Xan"
+side = "right"
+skills = { "Melee/Press" = 3, "Block/Dodge" = 2 }
+at = [3, 2]
+[[character]]
+id = "y"
+name = "Yew"
+side = "right"
+skills = { "Melee/Press" = 3, "Block/Dodge" = 2 }
+at = [3, 3]
+"""
+
+
+def test_the_candidates_join_the_allies_target_with_their_half(tmp_path) -> None:
+    """The portfolio's first ideas take the focus style with the allies' choices known: Birch, next to
+    both foes, is offered Ash's foe with Ash's half first (one group at +1, S7; a Melee beside a Press
+    would make two groups of one), whatever the search's draws."""
+    path = tmp_path / "gang.toml"
+    path.write_text(GANG, encoding="utf-8")
+    enc = load_encounter(path)
+    m = Match(enc)
+    brain = Brain(enc, m.memory, m.dice)
+    current = {"a1": Intent("a1", "Press", "x"), "a2": Intent("a2", "Block", "y")}
+    for seed in range(6):
+        first = search._Search(brain, m.state, seed, 100, None).candidates("a2", "left", current)[1]
+        assert (first.use, first.target) == ("Press", "x"), (seed, first)

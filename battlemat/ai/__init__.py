@@ -52,10 +52,13 @@ class Brain:
         self.enc = enc
         # the search (characters with ai = "search"): it resolves turns with the match's dice engine
         # (default: the encounter's), within `budget` evaluated turns per searching character and dice
-        # sample and, for the window, `think_ms`; `scripted`: every character plays its base tactic (the
-        # search's own models)
+        # sample and, for the window, `think_ms` per searching character; `scripted`: every character plays its
+        # base tactic (the search's own models)
         self.dice = dice if dice is not None else engine(enc.dice)
         self.scripted, self.budget, self.think_ms = scripted, budget, think_ms
+        # every character of these sides searches too, as with `--ai SIDE=search`, on the match's own
+        # encounter (the window's K key: ui/difficulty.py)
+        self.search_sides: frozenset[str] = frozenset()
         self.known = remember(known, enc)
         self.memory = Memory()
         self.before = self.memory  # (the search's notes: Memory as the decision began, before any side declared)
@@ -68,12 +71,17 @@ class Brain:
         """The tactic that makes `cid`'s first idea (a searching character's base tactic)."""
         return search.parse(self.enc.by_id[cid].ai)[1]
 
+    def searches(self, cid: CharId) -> bool:
+        """Whether `cid`'s choice is improved by the search (its `ai`, or its side in `search_sides`)."""
+        me = self.enc.by_id[cid]
+        return search.parse(me.ai)[0] or me.side in self.search_sides
+
     def decide(self, state: MatchState, rng: random.Random, who: Iterable[CharId] | None = None) -> list[Intent]:
         ids = [c.id for c in self.enc.characters] if who is None else list(who)
         out: list[Intent] = []
         self.memory.new_turn({s.at for s in state.chars.values() if s.at is not None and s.active})
         self.notes = {}
-        if not self.scripted and any(search.parse(self.enc.by_id[cid].ai)[0] for cid in ids):
+        if not self.scripted and any(self.searches(cid) for cid in ids):
             self.before = search.copy_notes(self.memory)  # the notes as the decision begins: nobody declared yet
         tables: dict[str, Table] = {}  # each side's table of the turn, read by all its characters
         for cid in ids:
@@ -111,7 +119,7 @@ class Brain:
         by_side: dict[str, list[CharId]] = {}
         for cid in ids:
             me = self.enc.by_id[cid]
-            if state[cid].active and search.parse(me.ai)[0]:
+            if state[cid].active and self.searches(cid):
                 by_side.setdefault(me.side, []).append(cid)
         if not by_side:
             return out

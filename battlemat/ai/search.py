@@ -7,33 +7,46 @@ For one side's decision (Brain.decide calls `improve` for the side's characters 
    `archer`; `--ai SIDE=search` keeps each character's own tactic as its base), and the foes as a
    model of them: their own tactics on the state alone, through a Brain of their own (P1: the foes'
    declared intents are never read; they are not even made yet).
-2. Each searching character's candidates (the portfolio): what every tactic of tactics.TACTICS and the
-   greedy baseline proposes from its View, and RANDOM_SAMPLES legal random intents (baselines.random_intent),
-   each made legal as the Brain makes any idea legal (validate_intent), repeats dropped.
+2. Each searching character's candidates (the portfolio): what FOCUSED tactics propose with the focus
+   style (`focus = "focus"`: the foe its allies aim at most, with the half they use, so a group forms,
+   S7), what every tactic of tactics.TACTICS and the greedy baseline proposes from its View, and
+   RANDOM_SAMPLES legal random intents (baselines.random_intent), in that order, each made legal as the
+   Brain makes any idea legal (validate_intent), repeats dropped. The tactics see the squares its
+   allies chose and the foes they aim at (with which half) in the joint choice as it stands.
 3. One character at a time (in the encounter's order, starting turn by turn with the next one, so
    that a budget that ends early leaves a different character on its tactic's idea each turn) takes
    the candidate whose evaluation scores best against the others' current choices (the foes' included:
    they keep the model's choice); ties keep the current choice, so the search never leaves the
    scripted choice without a reason. Passes repeat while one changes something and the budget lasts.
 An evaluation resolves the turn (`resolve_turn` on the same state, the match's memory forked: nothing
-of the match changes) and plays PLAYOUT more turns with every side on its tactics, then scores the
-state reached (`value`). With dice, DICE_SAMPLES samples are averaged, on common random numbers: the
-k-th sample of every candidate rolls from the same seeded random.Random, so two candidates differ by
-their choices, not by their luck. Diceless, one sample is the turn exactly.
+of the match changes) and plays PLAYOUT more turns with every side on its tactics, and scores the mean
+of `value` over the states after each of those turns (a state where the fight is over counts for the
+turns left): a turn's gain now and what it leads to both count, and a win sooner beats a win later.
+With dice, the turns are resolved diceless (D1: ratings compared): the course the dice scatter around,
+the same for every candidate, so two candidates differ by their choices, never by their luck. Two
+samples of the dice on common random numbers, in the same turns, were too noisy to tell candidates
+apart: on the art gallery with d6 (arena, 20 seeds) the ogres' search ended better than their tactics
+on 10 seeds and worse on 9 with them, 14 and 5 on the diceless course; the watch 10/10 and 9/10.
 
-The budget is a number of evaluated turns per searching character, dice sample and decision (BUDGET;
-each resolve_turn counts, the play-out's too), spent by the side's searching characters together: the
-same choices whatever the machine's load, so a simulated batch repeats exactly for a seed.
-`think_ms` adds a wall-clock cap for the window only (it makes the choice depend on speed).
+The budget is a number of evaluated turns per searching character and decision (BUDGET diceless,
+DICE_BUDGET with dice; each resolve_turn counts, the play-out's too), spent by the side's searching
+characters together: the same choices whatever the machine's load, so a simulated batch repeats
+exactly for a seed.
+`think_ms` adds a wall-clock cap per searching character, for the window only (it makes the choice depend on
+speed): the search stops before a step (an evaluation, a character's candidates) as slow as its slowest
+so far would pass it.
 The search's own draws (random candidates, the foes' model, play-outs) are seeded from the side and
 the state (`seed_of`), never from the AI's stream: a side's choice does not depend on the order the
 sides decide in, nor on how many draws the other side's tactics made (P1: secrets stay secret; the
 search reads only the notes as they were before anyone declared: Brain.before).
 
 `value` (from the deciding side's point of view; documented weights in `Weights`):
-  + for each foe: losses it has (minor 1, major MAJOR each), DEFEATED if defeated, FLED if fled;
-  - the same for each of the side's own characters (a character that gets away costs less than one
-    defeated: the arena ranks fled above defeated);
+  + for each foe still fighting: its losses (MINOR each minor, MAJOR each major, L1); for each foe out
+    of the fight: DEFEATED if defeated, FLED if fled, whatever losses it had (a character that left
+    heals its minor losses, L2: counting them would make fleeing look cheap);
+  - the same for each of the side's own characters (one that gets away costs a little less than one
+    defeated: the arena ranks the fight's result first, then the characters out of it, fled or
+    defeated alike, and only then fled above defeated);
   + WIN if the side holds the field, - WIN if a foe side does;
   + position, for each own character still fighting with a square: a shooter (best ranged attack above
     its best reach attack) gains SIGHT if it sees a foe (R4) and loses COVERED_BY per foe shooter that
@@ -48,13 +61,14 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Protocol
 
 from battlemat.ai import tactics
 from battlemat.ai.baselines import greedy, random_intent
 from battlemat.ai.table import Facts, Table
 from battlemat.ai.view import Memory, View
-from battlemat.core.dice import DiceEngine
+from battlemat.core.dice import DiceEngine, engine
 from battlemat.core.encounter import Encounter, outcome
 from battlemat.core.errors import IllegalIntent
 from battlemat.core.intents import Intent
@@ -64,10 +78,13 @@ from battlemat.core.state import MatchState
 from battlemat.core.types import CharId
 
 SEARCH = "search"
-BUDGET = 12  # evaluated turns per searching character and dice sample, each decision (simulate, arena, predict)
-PLAYOUT = 1  # scripted turns played after the candidate's turn
-DICE_SAMPLES = 2  # samples per evaluation with dice (one diceless)
+NONE = "none"  # the diceless engine (D1): how the search resolves the turns it looks at
+THINK_MS = 50.0  # the window's cap per searching NPC character (ui/difficulty.py, `play --think-ms`)
+BUDGET = 12  # evaluated turns per searching character, each decision, diceless (simulate, arena, predict)
+DICE_BUDGET = 24  # ... with dice (the same turns two samples of the dice used to take)
+PLAYOUT = 2  # scripted turns played after the candidate's turn
 RANDOM_SAMPLES = 2  # legal random intents among each character's candidates
+FOCUSED = ("brawler", "default", "skirmisher")  # tactics also asked with the focus style (candidates first)
 PASSES = 3  # at most this many rounds over the side's searching characters
 
 # The portfolio: every scripted tactic (scripted needs a script: its idea is then default's) and greedy.
@@ -93,8 +110,8 @@ class Weights:
 
     minor: float = 1.0
     major: float = 2.0
-    defeated: float = 8.0
-    fled: float = 5.0
+    defeated: float = 14.0  # out of the fight, whatever its losses (a defeat: 2 minor and 2 major, and 8 more)
+    fled: float = 13.0  # ... got away (its minor losses heal, L2: losses would make fleeing look cheap)
     win: float = 30.0
     sight: float = 0.5
     covered_by: float = 0.25
@@ -110,8 +127,7 @@ def value(enc: Encounter, state: MatchState, side: str, known: MatchMemory, fact
     total = 0.0
     for c in enc.characters:
         st = state[c.id]
-        harm = w.minor * st.minor + w.major * st.major + (w.defeated if st.defeated else 0.0) + (
-            w.fled if st.fled else 0.0)
+        harm = w.defeated if st.defeated else w.fled if st.fled else w.minor * st.minor + w.major * st.major
         total += -harm if c.side == side else harm
     out = outcome(enc, state)
     if out.over and out.winner is not None:
@@ -147,8 +163,8 @@ class Decider(Protocol):
     before: Memory  # its notes as the decision began: no side has declared anything yet (P1)
     facts: Facts
     dice: DiceEngine
-    budget: int  # evaluated turns per searching character and dice sample
-    think_ms: float | None
+    budget: int  # evaluated turns per searching character diceless (with dice: DICE_BUDGET / BUDGET times more)
+    think_ms: float | None  # the window's time cap per searching character
 
     def model(self, known: MatchMemory) -> Decider:
         """A Brain on tactics alone on `known` (a fork): the foes' model and the play-outs."""
@@ -178,39 +194,43 @@ class _Search:
         self.enc = brain.enc
         self.budget, self.used = budget, 0
         self.deadline = None if think_ms is None else time.perf_counter() + think_ms / 1000.0
-        self.samples = 1 if brain.dice.name == "none" else DICE_SAMPLES
+        self.slowest = 0.0  # seconds of the slowest step so far (an evaluation, a character's candidates)
+        self.dice = brain.dice if brain.dice.name == NONE else engine(NONE)  # (the course without luck)
         self.order = [c.id for c in self.enc.characters]
 
     def room(self) -> bool:
         """Whether one more evaluation fits in the budget (and the window's time cap)."""
-        if self.used + self.samples * (1 + PLAYOUT) > self.budget:
+        if self.used + 1 + PLAYOUT > self.budget:
             return False
-        return self.deadline is None or time.perf_counter() < self.deadline
+        return self.deadline is None or time.perf_counter() + self.slowest < self.deadline
+
+    def timed(self, start: float) -> None:
+        """Note a step begun at `start` (perf_counter): the time cap stops before a step would pass it."""
+        if self.deadline is not None:
+            self.slowest = max(self.slowest, time.perf_counter() - start)
 
     def evaluate(self, joint: Mapping[CharId, Intent], side: str) -> float:
+        """The mean of `value` over the states after the turn of `joint` and each of PLAYOUT scripted turns."""
         intents = [joint[c] for c in self.order if c in joint]
-        total = 0.0
-        for k in range(self.samples):
-            mem = self.brain.known.fork()
-            try:
-                st = resolve_turn(self.enc, self.state, intents, random.Random(f"{self.seed} dice {k} 0"),
-                                  self.brain.dice, mem).state
-            except IllegalIntent:  # (two choices legal alone may not be together)
-                self.used += 1
-                return float("-inf")
+        mem = self.brain.known.fork()
+        self.used += 1
+        try:
+            st = resolve_turn(self.enc, self.state, intents, random.Random(f"{self.seed} dice 0"), self.dice, mem).state
+        except IllegalIntent:  # (two choices legal alone may not be together)
+            return float("-inf")
+        seen = [value(self.enc, st, side, mem, self.brain.facts)]
+        play = self.brain.model(mem)
+        play.facts = self.brain.facts  # (the match's figures: the same in a fork)
+        play.memory = copy_notes(self.brain.before)
+        for t in range(1, PLAYOUT + 1):
+            if outcome(self.enc, st).over:
+                break
+            its = play.decide(st, random.Random(f"{self.seed} play {t}"))
+            st = resolve_turn(self.enc, st, its, random.Random(f"{self.seed} dice {t}"), self.dice, mem).state
             self.used += 1
-            play = self.brain.model(mem)
-            play.facts = self.brain.facts  # (the match's figures: the same in a fork)
-            play.memory = copy_notes(self.brain.before)
-            for t in range(1, PLAYOUT + 1):
-                if outcome(self.enc, st).over:
-                    break
-                its = play.decide(st, random.Random(f"{self.seed} play {k} {t}"))
-                st = resolve_turn(self.enc, st, its, random.Random(f"{self.seed} dice {k} {t}"),
-                                  self.brain.dice, mem).state
-                self.used += 1
-            total += value(self.enc, st, side, mem, self.brain.facts)
-        return total / self.samples
+            seen.append(value(self.enc, st, side, mem, self.brain.facts))
+        seen += seen[-1:] * (PLAYOUT + 1 - len(seen))  # (over: the end counts for the turns left)
+        return sum(seen) / len(seen)
 
     def candidates(self, cid: CharId, side: str, current: Mapping[CharId, Intent]) -> list[Intent]:
         """The portfolio's intents for `cid`, legal and each once, its current choice first."""
@@ -220,11 +240,18 @@ class _Search:
         notes = copy_notes(self.brain.before)
         notes.new_turn(set(notes.standing))
         notes.side(side)
-        for other, it in current.items():  # the squares allies chose (never the foes')
-            if other != cid and self.enc.by_id[other].side == side and it.to is not None:
+        for other, it in current.items():  # what allies chose (never the foes'): squares, foes aimed at
+            if other == cid or self.enc.by_id[other].side != side:
+                continue
+            if it.to is not None:
                 notes.claimed.add(tuple(it.to))  # type: ignore[arg-type]
+            if it.target and self.enc.rules.halves[it.use].act == "attack":
+                notes.aimed[it.target] = notes.aimed.get(it.target, 0) + 1
+                notes.aimed_with[it.target, it.use] = notes.aimed_with.get((it.target, it.use), 0) + 1
         out: list[Intent] = [current[cid]] if cid in current else []
-        ideas = [tactic(View(table, me, rng, copy_notes(notes))) for tactic in PORTFOLIO.values()]
+        focused = dataclasses.replace(me, style=MappingProxyType({**me.style, "focus": "focus"}))
+        ideas = [PORTFOLIO[name](View(table, focused, rng, copy_notes(notes))) for name in FOCUSED]
+        ideas += [tactic(View(table, me, rng, copy_notes(notes))) for tactic in PORTFOLIO.values()]
         ideas += [random_intent(View(table, me, rng, notes)) for _ in range(RANDOM_SAMPLES)]
         for idea in ideas:
             intent = self.brain.legal(self.state, idea)
@@ -238,14 +265,17 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
     """The portfolio greedy search for `side` (the module's docstring): `chosen` are the side's intents
     as its tactics chose them, `who` the side's searching characters; `brain.model(memory)` is a Brain
     on tactics alone (the foes' model, the play-outs); every draw is seeded by `seed_of`."""
-    samples = 1 if brain.dice.name == "none" else DICE_SAMPLES
-    search = _Search(brain, state, seed_of(state, side), brain.budget * samples * len(who), brain.think_ms)
+    per = brain.budget if brain.dice.name == NONE else brain.budget * DICE_BUDGET // BUDGET
+    search = _Search(brain, state, seed_of(state, side), per * len(who),
+                     None if brain.think_ms is None else brain.think_ms * len(who))
     foes = [c.id for c in brain.enc.characters if c.side != side and state[c.id].active]
     model = brain.model(brain.known.fork())
     model.memory = copy_notes(brain.before)
     guessed = model.decide(state, random.Random(f"{search.seed} model"), foes)
     current: dict[CharId, Intent] = {**{it.who: it for it in guessed}, **chosen}
+    began = time.perf_counter()
     best = start = search.evaluate(current, side) if search.room() else 0.0
+    search.timed(began)
     changed: set[CharId] = set()
     ideas: dict[CharId, list[Intent]] = {}
     # the budget may end before the last character's turn: who goes first changes turn by turn
@@ -257,13 +287,17 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
             if not search.room():
                 break
             if cid not in ideas:  # (made once a decision, with the allies' choices as they stand then)
+                began = time.perf_counter()
                 ideas[cid] = search.candidates(cid, side, current)
+                search.timed(began)
             for cand in ideas[cid]:
                 if cand == current[cid]:
                     continue
                 if not search.room():
                     break
+                began = time.perf_counter()
                 got = search.evaluate({**current, cid: cand}, side)
+                search.timed(began)
                 if got > best + 1e-9:
                     best, current[cid], moved = got, cand, True
                     changed.add(cid)

@@ -182,6 +182,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                         "(Ctrl+P; F11 in it: full screen)")
     p.add_argument("--view", metavar="SIDE", default=None,
                    help="the side the players' window shows (opens it); with --screenshot: save that side's view")
+    p.add_argument("--think-ms", type=bounded_int(1, 60_000, "milliseconds of thinking per NPC character"),
+                   default=None, metavar="MS",
+                   help="the search AI's time per NPC character when the K key puts the NPCs on it (default 50)")
 
 
 def fail(command: str, message: str) -> int:

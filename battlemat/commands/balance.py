@@ -1,6 +1,6 @@
 """`battlemat balance ENCOUNTER --side SIDE --target 0.5`: small changes that bring a side's win rate
 to a target (battlemat.sim.balance searches them), and the best one written as a new encounter file
-beside the original.
+beside the original. `--ai SIDE=search` (or any tactic) measures every rate with that AI on the side.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from battlemat.commands.args import (
     TARGET_HELP,
     WORKERS,
     WORKERS_HELP,
+    add_ai_argument,
     add_batch_options,
+    ai_overrides,
     target_argument,
 )
 from battlemat.core.encounter import Encounter
@@ -47,6 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--out", default=None,
                    help="the encounter file to write (default: beside the original, NAME.balanced.toml)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_ai_argument(p, "play a side (or every side) with this AI in every batch: the rate balanced is the one its "
+                       "play gets")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
                              f"{', '.join(enc.sides)}")
     workers = args.workers if args.workers is not None else min(MAX_WORKERS, default_workers(10_000))
     s = Settings(path, args.side, args.target, args.runs, enc.seed if args.seed is None else args.seed,
-                 args.dice or enc.dice, args.max_turns, args.depth, workers, args.dask_scheduler, args.quiet)
+                 args.dice or enc.dice, args.max_turns, args.depth, workers, args.dask_scheduler, args.quiet,
+                 ai_overrides(enc, args.ai))
     dest = Path(args.out) if args.out else Path(path).with_suffix(".balanced.toml")
     if dest.resolve().parent != Path(path).parent:
         raise BattlematError(f"{dest}: write the balanced encounter beside the original ({Path(path).parent}), "
@@ -71,17 +76,22 @@ def run(args: argparse.Namespace) -> int:
     note = (f"battlemat balance: {best.variant.words(enc)}\n"
             f"{s.side} wins {best.stats.rate:.1%} (95% {best.stats.low:.1%} - "
             f"{best.stats.high:.1%}) over {best.stats.n} runs, seed {s.seed}, dice {s.dice}; target {s.target:.0%}; "
-            f"base {out.base_rate:.1%}")
+            f"base {out.base_rate:.1%}{played_by(s)}")
     write_variant(path, best.variant, enc, dest, note)
     load_encounter(dest)  # what was written reads back
     print(f"\nwrote {dest}")
     return 0
 
 
+def played_by(s: Settings) -> str:
+    """'; played with --ai watch=search' when --ai put an AI on a side ('' otherwise)."""
+    return "; played with " + " ".join(f"--ai {side}={tactic}" for side, tactic, _ in s.ai) if s.ai else ""
+
+
 def print_outcome(enc: Encounter, s: Settings, out: Outcome) -> None:
     con = Console(width=130)
     con.print(f"[bold]{enc.title}[/]: {s.side} wins {out.base_rate:.1%} ({out.base_low:.1%} - {out.base_high:.1%}) "
-              f"over {s.runs} runs, seed {s.seed}, dice {s.dice}; target {s.target:.0%}", highlight=False)
+              f"over {s.runs} runs, seed {s.seed}, dice {s.dice}; target {s.target:.0%}{played_by(s)}", highlight=False)
     t = Table(title=f"Best variants ({s.runs} runs each, the base's seeds)", title_justify="left")
     for col in ("#", "change", f"{s.side} wins", "95% interval", "change vs base (paired 95%)", "target"):
         t.add_column(col, justify="left" if col == "change" else "right")

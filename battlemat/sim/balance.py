@@ -12,6 +12,11 @@ three times the runs (its earlier runs kept), and so on; the last few are confir
 runs and compared with the base run by run (a paired interval). When no single change reaches the
 target within its interval, the best one is kept and a second change is searched on top of it
 (up to `--depth` changes). Results depend only on the seed, never on the workers or the backend.
+
+`balance --ai SIDE=search` (any tactic; sim.overrides) plays every batch, the base's and each
+candidate's, with that AI on the side: the rate balanced is the one that AI's play gets (the search's
+budget is in evaluated turns, so the numbers still depend only on the seed). The file written keeps
+the encounter's own `ai`: the note at its top says which AI the rate was measured with.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from battlemat.core.encounter import Encounter
+from battlemat.sim.overrides import AI
 from battlemat.sim.pool import Batch, run_chunk
 from battlemat.sim.progress import play_batches
 from battlemat.sim.runner import RunResult
@@ -45,6 +51,7 @@ class Settings:
     workers: int = 1
     dask: str | None = None
     quiet: bool = True
+    ai: AI = ()  # tactics put on a side for every batch (--ai; sim.overrides)
 
 
 @dataclass(frozen=True)
@@ -109,7 +116,7 @@ def _rate(results: Sequence[RunResult], side: str) -> float:
 
 def _play(s: Settings, plan: list[tuple[str, int, int]]) -> list[list[RunResult]]:
     """Play runs [start, stop) of each variant text in `plan`, all on the batch seed (common numbers)."""
-    batches = [Batch(s.path, stop, s.seed, s.dice, s.max_turns, text, start) for text, start, stop in plan]
+    batches = [Batch(s.path, stop, s.seed, s.dice, s.max_turns, text, start, s.ai) for text, start, stop in plan]
     groups, stop = play_batches(batches, s.workers, s.dask, quiet=s.quiet, what="balancing")
     if stop is not None:
         raise stop
@@ -142,7 +149,7 @@ def search(enc: Encounter, s: Settings) -> Outcome:
     if s.dask is None and s.workers > 1:
         # Forked workers inherit what this process has loaded (the compiled movement kernels, the
         # encounter's board): one combat here spares each worker of each round that start-up.
-        run_chunk(Batch(s.path, 1, s.seed, s.dice, s.max_turns), [0])
+        run_chunk(Batch(s.path, 1, s.seed, s.dice, s.max_turns, ai=s.ai), [0])
     more([""], s.runs)
     base_rate = _rate(results[""], s.side)
     on = Variant(())

@@ -160,6 +160,8 @@ class App:
             self.play.command("gm")
         if options.overlay == "teaching":
             self.play.command("teach")
+        if options.think_ms is not None:
+            self.play.think_ms = options.think_ms
         self.stack: list[Any] = [self.play]
         if bare:
             from battlemat.ui.setup import SetupScreen, draft_of  # noqa: PLC0415 - optional dependency: pygame

@@ -47,6 +47,7 @@ BINDINGS: dict[tuple[int, bool], str] = {
     (pygame.K_F2, False): "setup",  # set up by hand before turn 1 (ui/setup.py)
     (pygame.K_e, False): "gm_edit",  # GM mode: change the selected character's ratings or losses (ui/gm_edit.py)
     (pygame.K_p, True): "players",  # the players' window (players_window.py)
+    (pygame.K_k, False): "difficulty",  # the NPCs: scripted tactics or the search AI (difficulty.py)
 }
 # (key, needs ctrl) -> command, with Shift held
 SHIFT_BINDINGS: dict[tuple[int, bool], str] = {

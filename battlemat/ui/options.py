@@ -54,6 +54,7 @@ class PlayOptions:
     overlay: str | None = None
     players_window: bool = False  # open the players' window (players_window.py)
     view: str | None = None  # the side it shows (and a --screenshot's), else the table's
+    think_ms: float | None = None  # the search's cap per NPC character (the K key; ui/difficulty.py)
 
     @classmethod
     def from_namespace(cls, args: argparse.Namespace) -> PlayOptions:
@@ -85,4 +86,5 @@ class PlayOptions:
             overlay=given.get("overlay"),
             players_window=bool(given.get("players_window")),
             view=given.get("view"),
+            think_ms=given.get("think_ms"),
         )

@@ -102,6 +102,7 @@ HELP_HTML = (
     "in GM mode E changes the selected character's ratings or losses (logged as the GM's).<br>"
     "<b>Keys</b>: Ctrl+Z undo, Del clear, M GM mode (NPC intents), G grid, F fit, L legend, "
     "V the terrain battlemat understood, B big log, "
+    "K the NPCs' play: scripted tactics or the search AI, "
     "wheel or +/- zoom, drag or WASD/arrows pan, F12 screenshot, Ctrl+S save, Ctrl+Shift+S save as, "
     "Ctrl+O open, Ctrl+R replay, Ctrl+P the players' window (F11 in it: full screen).<br>"
     "<b>Skill keys</b> are the same for everyone, in the rules' order: 1..0, then Shift+1..0 (S+), "

@@ -29,6 +29,7 @@ from battlemat.ui.animation import Player
 from battlemat.ui.boardview import BoardView
 from battlemat.ui.context import MovePreview, PlayContext, Selection, Services
 from battlemat.ui.declaring import Declaring, skill_words, takes_target
+from battlemat.ui.difficulty import THINK_MS, toggle
 from battlemat.ui.doors import DOOR_HELP, GmDoors
 from battlemat.ui.drag import Dragging
 from battlemat.ui.files import Files, autosave_for
@@ -78,6 +79,7 @@ class PlayScreen:
         self.doors = GmDoors(ctx, self.board)
         self.files.open_map = partial(open_map_setup, self)  # Ctrl+O on a map: its set-up (ui/setup.py)
         self.art_frames = 0  # tile animation frames shown so far (each is a new look)
+        self.think_ms = THINK_MS  # the search's cap per NPC character when K puts the NPCs on it (--think-ms)
         self._show(session, art, None)
         self.resize(size)
 
@@ -335,17 +337,15 @@ class PlayScreen:
             "save_as": self.files.save_as,
             "open": self.files.open,
             "replay": self.files.replay,
-            "turn_back": partial(t.step_turn, -1),
-            "turn_ahead": partial(t.step_turn, 1),
-            "turn_latest": t.latest_turn,
+            **t.commands(),
             "setup": partial(open_setup, self),  # F2, before turn 1 (ui/setup.py)
             "gm_edit": partial(open_gm_edit, self),  # E in GM mode: a rating or losses (ui/gm_edit.py)
             "players": self.ctx.services.players,  # the players' window (App.toggle_players)
+            "difficulty": lambda: self.ctx.set_status(toggle(self.ctx.session, self.think_ms), theme.ACCENT),
         }
 
     def open_rules(self, href: str | None = None) -> Action:
-        """The rules panel (F1): searching the rules and the glossary, showing `href`'s entry if given
-        ('rule:M6' from a link in the log or a rule ID clicked on a card or the legend)."""
+        """The rules panel (F1), showing `href`'s entry if given ('rule:M6': a link in the log, a card's ID)."""
         return Push(RulesScreen(self.manager, self.ctx.enc, self.ctx.frame.board, show=href))
 
     def cancel(self) -> None:

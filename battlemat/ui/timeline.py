@@ -184,6 +184,11 @@ class TimeTravel:
             self.log_intro()
             self.ctx.side.log_events(list(self.ctx.session.match.log))
 
+    def commands(self) -> dict[str, Callable[[], None]]:
+        """PgUp, PgDn and End (input.BINDINGS): a turn back, a turn ahead, the latest turn."""
+        return {"turn_back": lambda: self.step_turn(-1), "turn_ahead": lambda: self.step_turn(1),
+                "turn_latest": self.latest_turn}
+
     def step_turn(self, step: int) -> None:
         w = self.ctx.session.where()
         if not 1 <= w.turn + step <= w.last:
