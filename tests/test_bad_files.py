@@ -372,7 +372,8 @@ def test_characters_over_the_cap_are_refused_fast(tmp_path: Path, capsys, n: int
         code, text = run(capsys, *command)
         assert_clear(code, text, path, f"{n} characters", f"at most {limits.MAX_CHARACTERS}")
         assert text.count("\n") <= 3  # one message, not one per character or intent
-    assert time.monotonic() - start < 20
+    # Generous for a busy 2-core CI (22 s seen at load 9); resolving or simulating the crowd takes minutes.
+    assert time.monotonic() - start < 90
 
 
 def test_characters_at_the_cap_load(tmp_path: Path, capsys) -> None:

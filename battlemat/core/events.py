@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from battlemat.core.rating import Rating
 from battlemat.core.types import XY, CharId
 
-# The event types the resolver emits, for readers that switch on them.
+# The event types of a match's record (the resolver's, and the game master's door and gm_change), for
+# readers that switch on them.
 TYPES = (
     "turn_start",
     "phase",
@@ -29,6 +30,7 @@ TYPES = (
     "stopped",
     "jumped",
     "door",
+    "gm_change",  # the game master's change of a rating or losses between turns (io/gm_changes.py)
     "collided",
     "hazard",
     "grabbed",
