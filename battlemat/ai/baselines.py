@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from battlemat.ai.tactics import _toward
+from battlemat.ai.ground import toward
 from battlemat.ai.view import View
 from battlemat.core.intents import Intent
 
@@ -46,4 +46,4 @@ def greedy(v: View) -> Intent | None:
         return Intent(v.me.id, reach if v.my(reach) else ranged, foe.id)
     if v.my("Press") > 0:
         return Intent(v.me.id, "Press", foe.id)  # a charge that falls short still closes in (M7)
-    return Intent(v.me.id, "Melee", foe.id, to=_toward(v, "Melee", foe))
+    return Intent(v.me.id, "Melee", foe.id, to=toward(v, "Melee", foe))
