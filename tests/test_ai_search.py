@@ -237,6 +237,25 @@ def test_the_log_of_a_run_says_what_the_search_chose_over_the_tactic(capsys) -> 
                          for line in lines), lines
 
 
+def test_the_search_leaves_the_scripted_choice_only_for_a_clear_gain(tmp_path, monkeypatch) -> None:
+    """A candidate must beat the current choice by more than MARGIN (a minor loss's worth, L1): with
+    every other intent scored a little above Anna's scripted Block she keeps it; scored clearly above,
+    she takes the first candidate that is."""
+    enc = duel("search:scripted", tmp_path)
+    m = Match(enc)
+    brain = Brain(enc, m.memory, m.dice)
+    brain.before = brain.memory
+    block = Intent("anna", "Block")
+    for gain, kept in ((search.MARGIN * 0.5, True), (search.MARGIN * 1.5, False)):
+        def scored(self, joint, side, gain=gain):  # type: ignore[no-untyped-def]
+            self.used += 1
+            return 0.0 if joint["anna"] == block else gain
+        monkeypatch.setattr(search._Search, "evaluate", scored)
+        found = search.improve(brain, m.state, "left", {"anna": block}, ["anna"])
+        assert (found.intents["anna"] == block) is kept
+        assert ("anna" in found.notes) is not kept
+
+
 def test_with_dice_every_candidate_is_compared_on_the_turn_without_luck() -> None:
     """With dice the search resolves the turns it looks at diceless (D1: ratings compared), so two
     candidates differ by their choices, never by their luck: an evaluation in a d6 match equals the same

@@ -16,8 +16,10 @@ For one side's decision (Brain.decide calls `improve` for the side's characters 
 3. One character at a time (in the encounter's order, starting turn by turn with the next one, so
    that a budget that ends early leaves a different character on its tactic's idea each turn) takes
    the candidate whose evaluation scores best against the others' current choices (the foes' included:
-   they keep the model's choice); ties keep the current choice, so the search never leaves the
-   scripted choice without a reason. Passes repeat while one changes something and the budget lasts.
+   they keep the model's choice), if it beats the current choice by more than MARGIN: the search
+   leaves the scripted choice only for a clear reason (a tactic's plan that pays off beyond the
+   play-out, a guard holding its choke, is worth a small doubt). Passes repeat while one changes
+   something and the budget lasts.
 An evaluation resolves the turn (`resolve_turn` on the same state, the match's memory forked: nothing
 of the match changes) and plays PLAYOUT more turns with every side on its tactics, and scores the mean
 of `value` over the states after each of those turns (a state where the fight is over counts for the
@@ -44,9 +46,8 @@ search reads only the notes as they were before anyone declared: Brain.before).
   + for each foe still fighting: its losses (MINOR each minor, MAJOR each major, L1); for each foe out
     of the fight: DEFEATED if defeated, FLED if fled, whatever losses it had (a character that left
     heals its minor losses, L2: counting them would make fleeing look cheap);
-  - the same for each of the side's own characters (one that gets away costs a little less than one
-    defeated: the arena ranks the fight's result first, then the characters out of it, fled or
-    defeated alike, and only then fled above defeated);
+  - the same for each of the side's own characters (one that gets away costs half a defeat: it can
+    fight another day, and the arena ranks a side that fled above one defeated);
   + WIN if the side holds the field, - WIN if a foe side does;
   + position, for each own character still fighting with a square: a shooter (best ranged attack above
     its best reach attack) gains SIGHT if it sees a foe (R4) and loses COVERED_BY per foe shooter that
@@ -86,6 +87,7 @@ PLAYOUT = 2  # scripted turns played after the candidate's turn
 RANDOM_SAMPLES = 2  # legal random intents among each character's candidates
 FOCUSED = ("brawler", "default", "skirmisher")  # tactics also asked with the focus style (candidates first)
 PASSES = 3  # at most this many rounds over the side's searching characters
+MARGIN = 1.0  # a candidate must beat the current choice by more than this (a minor loss's worth)
 
 # The portfolio: every scripted tactic (scripted needs a script: its idea is then default's) and greedy.
 PORTFOLIO: Mapping[str, tactics.Tactic] = {**tactics.TACTICS, "greedy": greedy}
@@ -111,7 +113,7 @@ class Weights:
     minor: float = 1.0
     major: float = 2.0
     defeated: float = 14.0  # out of the fight, whatever its losses (a defeat: 2 minor and 2 major, and 8 more)
-    fled: float = 13.0  # ... got away (its minor losses heal, L2: losses would make fleeing look cheap)
+    fled: float = 7.0  # ... got away: half a defeat, whatever its losses (they heal, L2)
     win: float = 30.0
     sight: float = 0.5
     covered_by: float = 0.25
@@ -298,7 +300,7 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
                 began = time.perf_counter()
                 got = search.evaluate({**current, cid: cand}, side)
                 search.timed(began)
-                if got > best + 1e-9:
+                if got > best + MARGIN:
                     best, current[cid], moved = got, cand, True
                     changed.add(cid)
         if not moved or not search.room():
