@@ -81,6 +81,19 @@ def drag(app, start: tuple[float, float], end: tuple[float, float]) -> None:
     ticks(app, 1)
 
 
+def set_up_and_drag_the_first_token(app):  # type: ignore[no-untyped-def]
+    """F2 on an encounter at turn 1, then its first character dragged to a free square it may stand on:
+    the set-up screen, that character as it was, and the square it went to."""
+    key(app, pygame.K_F2)
+    setup = setup_of(app)
+    first = app.play.session.enc.characters[0]
+    free, _ = squares(app)
+    to = next(sq for sq in free if setup.draft.square_problem(sq) is None and sq != first.at)
+    drag(app, square_pos(app, first.at), square_pos(app, to))
+    assert app.play.session.enc.by_id[first.id].at == to
+    return setup, first, to
+
+
 def save_through_dialog(app, target: Path) -> None:
     top = app.stack[-1]
     assert isinstance(top, FileScreen), f"no file dialog: {top}"
@@ -248,13 +261,7 @@ def test_set_up_an_encounter_before_turn_1_keeps_the_authors_comments(tmp_path: 
     app = make_app(tmp_path, str(enc_file))
     try:
         ticks(app, 2)
-        key(app, pygame.K_F2)
-        setup = setup_of(app)
-        first = app.play.session.enc.characters[0]
-        free, _ = squares(app)
-        to = next(sq for sq in free if setup.draft.square_problem(sq) is None and sq != first.at)
-        drag(app, square_pos(app, first.at), square_pos(app, to))
-        assert app.play.session.enc.by_id[first.id].at == to
+        setup, first, to = set_up_and_drag_the_first_token(app)
         press(app, setup.buttons["Copy"])
         press(app, setup.buttons["Save"])
         save_through_dialog(app, enc_file)
@@ -263,7 +270,7 @@ def test_set_up_an_encounter_before_turn_1_keeps_the_authors_comments(tmp_path: 
         kept = [line for line in text.splitlines() if line.lstrip().startswith("#")]
         assert all(line in written for line in kept), "an author's comment was lost"
         back = load_encounter(enc_file)
-        assert back.by_id[first.id].at == to and len(back.characters) == len(first and app.play.session.enc.characters)
+        assert back.by_id[first.id].at == to and len(back.characters) == len(app.play.session.enc.characters)
         assert back.characters == setup.draft.enc.characters
     finally:
         app.close()
@@ -333,13 +340,7 @@ def test_leaving_an_encounters_set_up_unsaved_keeps_the_encounter_as_it_was(tmp_
     app = make_app(tmp_path, str(ENCOUNTER))
     try:
         ticks(app, 2)
-        key(app, pygame.K_F2)
-        setup = setup_of(app)
-        first = app.play.session.enc.characters[0]
-        free, _ = squares(app)
-        to = next(sq for sq in free if setup.draft.square_problem(sq) is None and sq != first.at)
-        drag(app, square_pos(app, first.at), square_pos(app, to))
-        assert app.play.session.enc.by_id[first.id].at == to
+        setup, first, to = set_up_and_drag_the_first_token(app)
         click(app, setup.window.close_window_button.rect.center)
         ticks(app, 2)
         assert app.stack[-1] is setup and "Esc (or close) again to drop them" in setup.said
