@@ -88,6 +88,48 @@ def test_value_ranks_a_defeated_foe_above_nothing_and_a_fled_friend_above_a_defe
     assert search.value(enc, far, "left", known) < nothing
 
 
+def test_value_projects_a_fight_not_over_and_a_side_that_got_away_loses_the_field_at_half(tmp_path) -> None:
+    """The evaluation (module docstring): a fight not over yet counts the field by the square law of
+    the sides' strengths (their best attacks, S2), so being outmatched costs before the defeat comes; a
+    side whose characters all fled loses the field at half a lost fight's cost (the arena ranks a side
+    that got away above one defeated)."""
+    enc = duel("scripted", tmp_path)
+    known = MatchMemory(enc)
+    start = enc.initial_state()
+    # Anna (Melee 6) against Bors (no attack): the field is all but hers
+    w = search.WEIGHTS
+    assert search.value(enc, start, "left", known) == pytest.approx(
+        w.win * w.projected - w.approach * 1, abs=0.01)  # (next to Bors: one square of walking)
+    assert search.value(enc, start, "right", known) == pytest.approx(-w.win * w.projected - w.approach, abs=0.01)
+
+    def with_(cid: str, **kw: object):  # type: ignore[no-untyped-def]
+        return replace(start, chars={**start.chars, cid: replace(start[cid], **kw)})
+
+    ran, fell = with_("bors", fled=True), with_("bors", defeated=True)
+    assert search.value(enc, ran, "right", known) == -w.fled - w.win / 2
+    assert search.value(enc, fell, "right", known) == -w.defeated - w.win
+    # fleeing now beats staying in the lost fight: what a search sees at the end of its play-out
+    assert search.value(enc, ran, "right", known) > search.value(enc, start, "right", known) - w.fled
+
+
+def test_outmatched_couriers_on_search_run_on_turn_one_as_their_tactic_does() -> None:
+    """The retreat map (maps/tactics): the couriers cannot win (their best attacks 3 + 3 against 15);
+    fighting on looks cheaper than leaving within a two-turn play-out unless the evaluation counts the
+    field the hunters will hold. With the square law and the half-lost field of a side that got away, the
+    search keeps both Exits (C5) and every combat ends with both couriers fled, none defeated."""
+    enc = with_ai(load_encounter(ROOT / "maps" / "tactics" / "retreat.toml"), (("couriers", "search", ""),))
+    for seed in (1, 2):
+        m = Match(enc, seed=seed)
+        brain = Brain(enc, m.memory, m.dice)
+        rng = ai_stream(seed)
+        first = brain.decide(m.state, rng)
+        assert {it.who: it.use for it in first if it.who in ("pell", "quill")} == {"pell": "Exit", "quill": "Exit"}
+        m.play(first)
+        while not m.outcome().over and m.state.turn <= 10:
+            m.play(brain.decide(m.state, rng))
+        assert m.state["pell"].fled and m.state["quill"].fled, seed
+
+
 def test_a_turn_that_strikes_scores_above_one_that_does_nothing(tmp_path) -> None:
     """The search resolves the candidate's turn on the real rules: Anna's Melee on Bors (losses dealt,
     C1, L1) evaluates above her scripted Block, which meets no attack."""

@@ -48,7 +48,10 @@ search reads only the notes as they were before anyone declared: Brain.before).
     heals its minor losses, L2: counting them would make fleeing look cheap);
   - the same for each of the side's own characters (one that gets away costs half a defeat: it can
     fight another day, and the arena ranks a side that fled above one defeated);
-  + WIN if the side holds the field, - WIN if a foe side does;
+  + WIN if the side holds the field, - WIN if a foe side does, less half of it for the share of the side's
+    characters out of the fight that got away (a side that runs loses the field but lives to fight: the
+    arena ranks it above one defeated; without this, staying in a lost fight a few more turns looks
+    better than leaving now, since the play-out ends before the defeat it leads to);
   + position, for each own character still fighting with a square: a shooter (best ranged attack above
     its best reach attack) gains SIGHT if it sees a foe (R4) and loses COVERED_BY per foe shooter that
     sees it; any other loses APPROACH per square of walking to the nearest foe (capped at 20).
@@ -115,6 +118,7 @@ class Weights:
     defeated: float = 14.0  # out of the fight, whatever its losses (a defeat: 2 minor and 2 major, and 8 more)
     fled: float = 7.0  # ... got away: half a defeat, whatever its losses (they heal, L2)
     win: float = 30.0
+    projected: float = 1.0  # share of WIN a fight not over yet gives by the square law
     sight: float = 0.5
     covered_by: float = 0.25
     approach: float = 0.1
@@ -133,10 +137,16 @@ def value(enc: Encounter, state: MatchState, side: str, known: MatchMemory, fact
         total += -harm if c.side == side else harm
     out = outcome(enc, state)
     if out.over and out.winner is not None:
-        total += w.win if out.winner == side else -w.win
-    if out.over or enc.board is None:
+        total += w.win if out.winner == side else -w.win * (1.0 - 0.5 * _got_away(enc, state, side))
+    if out.over:
         return total
     table = Table(state, side, known, facts)
+    mine = sum(table.strength(c.id)[2] for c in table.friends) ** 2
+    theirs = sum(table.strength(f.id)[2] for f in table.foes) ** 2
+    if mine + theirs:
+        total += w.projected * w.win * (mine - theirs) / (mine + theirs)
+    if enc.board is None:
+        return total
     for c in table.friends:
         if table.at[c.id] is None:
             continue
@@ -147,6 +157,12 @@ def value(enc: Encounter, state: MatchState, side: str, known: MatchMemory, fact
         elif table.foes:
             total -= w.approach * min(20, min(table.distance(c.id, f.id) for f in table.foes))
     return total
+
+
+def _got_away(enc: Encounter, state: MatchState, side: str) -> float:
+    """The share of `side`'s characters out of the fight that fled rather than fell (0 when none is out)."""
+    out = [state[c.id] for c in enc.characters if c.side == side and not state[c.id].active]
+    return sum(1 for st in out if st.fled) / len(out) if out else 0.0
 
 
 def seed_of(state: MatchState, side: str) -> int:
