@@ -162,6 +162,26 @@ def test_undecided_is_broken_down_into_cap_stalemate_and_no_side_left():
     assert (u.capped, u.stalemate, u.fled, u.fell) == ((1,), (2,), (3,), (4,))
 
 
+def test_the_verdict_says_how_many_of_a_side_got_away(capsys):
+    """A character that reaches the map's edge leaves the conflict (C5): the verdict says whether one or
+    all of the side fled. On the retreat map both couriers run on turn 1 and get away in every fight."""
+    from types import SimpleNamespace
+
+    assert main(["simulate", str(ROOT / "maps" / "tactics" / "retreat.toml"), "--runs", "4", "--workers", "1",
+                 "--quiet"]) == 0
+    said = verdict_of(capsys.readouterr().out)
+    couriers = next(line for line in said if "for the couriers" in line)
+    assert couriers.endswith("loses none of its 2 characters in 100% of fights; all 2 of its characters flee in 100%")
+    enc = SimpleNamespace(characters=[SimpleNamespace(id="a", side="x"), SimpleNamespace(id="b", side="x")])
+    quiet = {"x": [0], "y": [0]}
+    runs = [_run(0, "y", False, {"a": (False, True), "b": (False, True)}, quiet),
+            _run(1, "y", False, {"a": (False, True), "b": (True, False)}, quiet),
+            _run(2, "y", False, {"a": (True, False), "b": (True, False)}, quiet),
+            _run(3, "y", False, {"a": (True, False), "b": (True, False)}, quiet)]
+    line = side_verdict("x", [("tactics", outlook(enc, "x", runs))])  # type: ignore[arg-type]
+    assert line.endswith("; at least one of its characters flees in 50% (all 2 in 25%)"), line
+
+
 # -- item 5: names, not ids ------------------------------------------------------------------------
 @pytest.mark.parametrize(("typed", "canonical"), [
     ("Ogre leader.ai=brawler", "ogre_boss.ai=brawler"),

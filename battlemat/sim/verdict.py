@@ -98,13 +98,14 @@ class Outlook:
     lost: int  # K: the most characters it loses in at least half the fights (0: none in most)
     lost_share: float  # the share of fights where it loses K or more (K = 0: where it loses none)
     by_turn: int | None  # the turn by which the K-th has fallen in at least half of those fights
-    fled_share: float  # the share of fights in which one of its characters fled
+    fled_share: float  # the share of fights in which at least one of its characters fled
 
     @property
     def rate(self) -> float:
         return self.wins / self.runs if self.runs else 0.0
 
     undecided: int = 0  # combats no side won
+    all_fled_share: float = 0.0  # the share of fights in which every one of its characters fled
 
     @property
     def word(self) -> str:
@@ -132,8 +133,9 @@ def outlook(enc: Encounter, side: str, results: Sequence[RunResult]) -> Outlook:
         share = len(kth) / n
         by_turn = kth[math.ceil(len(kth) / 2) - 1]
     fled = sum(any(r.chars[cid].fled for cid in mine) for r in results) / n if n else 0.0
+    all_fled = sum(all(r.chars[cid].fled for cid in mine) for r in results) / n if n and mine else 0.0
     return Outlook(side, n, wins, low, high, len(mine), lost, share, by_turn, fled,
-                   sum(r.winner is None for r in results))
+                   sum(r.winner is None for r in results), all_fled)
 
 
 def _pct(x: float) -> str:
@@ -156,8 +158,14 @@ def _numbers(o: Outlook) -> str:
         else:
             out += f"loses at least {o.lost} of its {o.characters} characters"
         out += f" in {o.lost_share:.0%} of fights, most by turn {o.by_turn}"
-    if o.fled_share > 0:
-        out += f"; one of its characters flees in {o.fled_share:.0%}"
+    if o.fled_share > 0 and o.characters == 1:
+        out += f"; its character flees in {o.fled_share:.0%}"
+    elif o.fled_share > 0 and o.all_fled_share == o.fled_share:
+        out += f"; all {o.characters} of its characters flee in {o.fled_share:.0%}"
+    elif o.fled_share > 0:
+        out += f"; at least one of its characters flees in {o.fled_share:.0%}"
+        if o.all_fled_share:
+            out += f" (all {o.characters} in {o.all_fled_share:.0%})"
     return out
 
 
