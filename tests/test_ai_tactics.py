@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -101,6 +102,27 @@ def test_the_party_joins_one_troll_with_one_half() -> None:
         for target, use in attacks:
             halves.setdefault(target, set()).add(use)
         assert all(len(h) == 1 for h in halves.values()), attacks
+
+
+def test_brawlers_charge_a_foe_that_may_meet_them_rather_than_close_in_behind_a_weaker_guard() -> None:
+    """P2 then P4: every move is made before any blow, so a Press at a foe out of reach now strikes it
+    where it stops if it steps up, and a foe that strikes me while I charge it meets my Press at full
+    rating in one contest (C3), where a Block would meet it at a weaker one (C5). On the focus fire map
+    the swords (Press 4, Block 3) and the trolls (Press 5, Block 2) stand 5 squares apart: a charge of 3
+    and the trolls' own 3 cover it, so everyone charges on turn 1 (the old brawler closed in behind
+    Block and walked into the trolls' blows), and the swords win nearly every diceless combat (they won
+    64 of 100 before)."""
+    enc = load_encounter(TACTICS / "focus_fire.toml")
+    match = Match(enc, seed=1)
+    chosen = Brain(enc, match.memory).decide(match.state, random.Random(1))
+    assert {i.who: i.use for i in chosen} == {c.id: "Press" for c in enc.characters}, chosen
+    wins = sum(trace_run(enc, run, enc.seed, None, 30)[0].winner == "swords" for run in range(10))
+    assert wins >= 9, wins
+    # a cautious brawler keeps its guard (its style's risk)
+    careful = replace(enc.by_id["ash"], style=MappingProxyType({**enc.by_id["ash"].style, "risk": "cautious"}))
+    enc2 = replace(enc, characters=tuple(careful if c.id == "ash" else c for c in enc.characters))
+    chosen = Brain(enc2, Match(enc2, seed=1).memory).decide(enc2.initial_state(), random.Random(1), who=["ash"])
+    assert chosen[0].use == "Block", chosen
 
 
 def test_the_guard_holds_the_choke_point() -> None:

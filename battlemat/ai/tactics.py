@@ -9,7 +9,9 @@ resolver's `validate_intent` before use (battlemat.ai.decide), so an illegal ide
   holds the foe (C2, C5), and the log's AI note says so. It gangs up: it strikes the foe its allies
   already strike where their group does not beat it without it (S7: three on one win where pairs
   tie), with their half (a Melee walk to join a Melee group; next to a foe that allies may charge, the
-  charge's Press), so one foe meets one group, not a Press group and a Melee group.
+  charge's Press), so one foe meets one group, not a Press group and a Melee group. Out of reach, it
+  charges a foe that may meet it this turn where its Press beats its guard (every move comes before
+  any blow, P2, P4); otherwise it closes in behind Block or Dodge.
 - archer (battlemat.ai.archery): keeps its distance and shoots what it sees (R1, R4), joining the foe
   allies already shoot at (one group, S7); when a foe could end next to it this turn (a Shoot would
   fail, R2) and its Throw is weaker than its Shoot (S5), it shoots from a safe square a step away or
@@ -75,11 +77,23 @@ def brawler(v: View) -> Intent | None:
         near = v.distance(v.me, foe) <= v.allowance("Press") + 1
         if press > 0 and near and v.charge_reaches(foe) and v.rng.random() < 0.85:
             return Intent(v.me.id, "Press", foe.id)  # M7: the charge finds its own line
+        if _may_meet(v, foe):
+            return _charge(v, foe)
         return _advance(v, foe)
     # Without a map everyone is in reach: charge a fresh foe, then mostly stand and trade blows (sticky).
     engaged = v.memory.last_target.get(v.me.id) == foe.id
     use = "Melee" if (engaged and melee >= press and v.rng.random() < 0.7) or press == 0 else "Press"
     return Intent(v.me.id, use, foe.id)
+
+
+def _may_meet(v: View, foe: Character) -> bool:
+    """Whether to charge `foe` though it is out of reach now: it may come at me this turn (my charge and
+    its own move together cover the way between us), and my Press beats my guard. The reach phase
+    comes after all movement (P2, P4): a foe that steps up is struck where it stops, and one that
+    strikes me while I charge it meets my Press at full rating in one contest (C3), where a Block
+    would meet it at a weaker one (C5). A cautious character keeps its guard."""
+    return (v.risk != "cautious" and v.my("Press") > v.my(_guard(v))
+            and v.allowance("Press") + max(0, v.engage_reach(foe)) >= v.distance(v.me, foe) - 1)
 
 
 def _gang_target(v: View) -> Character | None:
