@@ -13,6 +13,7 @@ destination, then dropped (the character stays idle) — never passed on illegal
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -56,6 +57,8 @@ class Brain:
         # base tactic (the search's own models)
         self.dice = dice if dice is not None else engine(enc.dice)
         self.scripted, self.budget, self.think_ms = scripted, budget, think_ms
+        self.deadline: float | None = None  # the window's: when this decision's search must be done (think_ms)
+        self.step_s = 0.0  # the window's: the slowest step of the last decision's search
         # every character of these sides searches too, as with `--ai SIDE=search`, on the match's own
         # encounter (the window's K key: ui/difficulty.py)
         self.search_sides: frozenset[str] = frozenset()
@@ -77,6 +80,7 @@ class Brain:
         return search.parse(me.ai)[0] or me.side in self.search_sides
 
     def decide(self, state: MatchState, rng: random.Random, who: Iterable[CharId] | None = None) -> list[Intent]:
+        began = time.perf_counter() if self.think_ms is not None else 0.0  # (the window's cap counts it all)
         ids = [c.id for c in self.enc.characters] if who is None else list(who)
         out: list[Intent] = []
         self.memory.new_turn({s.at for s in state.chars.values() if s.at is not None and s.active})
@@ -111,11 +115,13 @@ class Brain:
                     key = (intent.target, intent.use)
                     self.memory.aimed_with[key] = self.memory.aimed_with.get(key, 0) + 1
         if not self.scripted:
-            out = self._search(state, out, ids)
+            out = self._search(state, out, ids, began)
         return out
 
-    def _search(self, state: MatchState, out: list[Intent], ids: list[CharId]) -> list[Intent]:
-        """The intents with each side's searching characters' choices improved (battlemat.ai.search)."""
+    def _search(self, state: MatchState, out: list[Intent], ids: list[CharId], began: float) -> list[Intent]:
+        """The intents with each side's searching characters' choices improved (battlemat.ai.search);
+        with the window's cap, the search stops so that the decision begun at `began` takes about
+        `think_ms` per searching character at most (a step already begun runs to its end)."""
         by_side: dict[str, list[CharId]] = {}
         for cid in ids:
             me = self.enc.by_id[cid]
@@ -123,6 +129,8 @@ class Brain:
                 by_side.setdefault(me.side, []).append(cid)
         if not by_side:
             return out
+        searchers = sum(len(who) for who in by_side.values())
+        self.deadline = None if self.think_ms is None else began + self.think_ms * searchers / 1000.0
         for side, who in by_side.items():
             chosen = {it.who: it for it in out if self.enc.by_id[it.who].side == side}
             found = search.improve(self, state, side, chosen, who)
@@ -132,6 +140,7 @@ class Brain:
                 it = found.intents[cid]
                 if it.target and self.enc.rules.halves[it.use].act == "attack":
                     self.memory.last_target[cid] = it.target
+        self.deadline = None  # (a later call of search.improve alone sets its own)
         order = {c.id: i for i, c in enumerate(self.enc.characters)}
         return sorted(out, key=lambda it: order[it.who])
 

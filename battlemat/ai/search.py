@@ -35,8 +35,9 @@ DICE_BUDGET with dice; each resolve_turn counts, the play-out's too), spent by t
 characters together: the same choices whatever the machine's load, so a simulated batch repeats
 exactly for a seed.
 `think_ms` adds a wall-clock cap per searching character, for the window only (it makes the choice depend on
-speed): the search stops before a step (an evaluation, a character's candidates) as slow as its slowest
-so far would pass it.
+speed): the whole decision (Brain.decide: the tactics' ideas, the foes' model and the search) has
+`think_ms` for each searching character, and the search stops before a step (an evaluation, a
+character's candidates) as slow as its slowest so far, or the last decision's slowest, would pass it.
 The search's own draws (random candidates, the foes' model, play-outs) are seeded from the side and
 the state (`seed_of`), never from the AI's stream: a side's choice does not depend on the order the
 sides decide in, nor on how many draws the other side's tactics made (P1: secrets stay secret; the
@@ -183,6 +184,8 @@ class Decider(Protocol):
     dice: DiceEngine
     budget: int  # evaluated turns per searching character diceless (with dice: DICE_BUDGET / BUDGET times more)
     think_ms: float | None  # the window's time cap per searching character
+    deadline: float | None  # the window's: when this decision's search must be done (perf_counter; None: no cap)
+    step_s: float  # the window's: the slowest step of the last decision's search (the cap's first guess)
 
     def model(self, known: MatchMemory) -> Decider:
         """A Brain on tactics alone on `known` (a fork): the foes' model and the play-outs."""
@@ -211,8 +214,12 @@ class _Search:
         self.brain, self.state, self.seed = brain, state, seed
         self.enc = brain.enc
         self.budget, self.used = budget, 0
-        self.deadline = None if think_ms is None else time.perf_counter() + think_ms / 1000.0
-        self.slowest = 0.0  # seconds of the slowest step so far (an evaluation, a character's candidates)
+        # the cap: the decision's own deadline (Brain.decide counts its tactics' time too), or this call's
+        self.deadline = None if think_ms is None else (
+            brain.deadline if brain.deadline is not None else time.perf_counter() + think_ms / 1000.0)
+        # seconds of the slowest step so far (an evaluation, a character's candidates); the last
+        # decision's guards the first step
+        self.slowest = 0.0 if think_ms is None else brain.step_s
         self.dice = brain.dice if brain.dice.name == NONE else engine(NONE)  # (the course without luck)
         self.order = [c.id for c in self.enc.characters]
 
@@ -327,6 +334,8 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
             notes[cid] = (f"search: chose {_words(current[cid])} over its tactic's "
                           f"{_words(chosen[cid]) if cid in chosen else 'idling'} ({best:+.1f} against {start:+.1f}, "
                           f"{search.used} turns evaluated)")
+    if search.deadline is not None:
+        brain.step_s = search.slowest
     return Found({cid: current[cid] for cid in who if cid in current}, notes, search.used)
 
 
