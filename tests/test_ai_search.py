@@ -221,7 +221,8 @@ def test_the_windows_time_cap_stops_the_search_but_not_its_choice_of_a_legal_int
 def test_the_windows_time_cap_guards_a_decisions_first_step_with_the_last_decisions_slowest() -> None:
     """A decision under the window's cap remembers its slowest step (Brain.step_s), and the next search
     stops before a first step that slow would pass its cap: with room for half of it, nothing is
-    evaluated and the tactics' choices stand. The decision's deadline ends with it."""
+    evaluated and the tactics' choices stand. The decision's deadline ends with it, and a search that
+    took no step leaves no guard, so one slow step never stops every later search."""
     enc = with_ai(load_encounter(GALLERY), (("watch", "search", ""),))
     m = Match(enc)
     searchers = [c.id for c in enc.characters if c.side == "watch"]
@@ -233,6 +234,8 @@ def test_the_windows_time_cap_guards_a_decisions_first_step_with_the_last_decisi
     brain.think_ms = brain.step_s * 1000 / 2 / len(searchers)  # the whole cap: half the slowest step
     found = search.improve(brain, m.state, "watch", chosen, searchers)
     assert found.evaluated == 0 and found.intents == chosen
+    assert brain.step_s == 0  # a search that took no step leaves no guard: the next one searches again
+    assert search.improve(brain, m.state, "watch", chosen, searchers).evaluated > 0
 
 
 def _verdict(out: str) -> list[str]:

@@ -220,6 +220,7 @@ class _Search:
         # seconds of the slowest step so far (an evaluation, a character's candidates); the last
         # decision's guards the first step
         self.slowest = 0.0 if think_ms is None else brain.step_s
+        self.measured = 0.0  # ... of the steps this search took (what the next decision's guard starts from)
         self.dice = brain.dice if brain.dice.name == NONE else engine(NONE)  # (the course without luck)
         self.order = [c.id for c in self.enc.characters]
 
@@ -232,7 +233,8 @@ class _Search:
     def timed(self, start: float) -> None:
         """Note a step begun at `start` (perf_counter): the time cap stops before a step would pass it."""
         if self.deadline is not None:
-            self.slowest = max(self.slowest, time.perf_counter() - start)
+            took = time.perf_counter() - start
+            self.slowest, self.measured = max(self.slowest, took), max(self.measured, took)
 
     def evaluate(self, joint: Mapping[CharId, Intent], side: str) -> float:
         """The mean of `value` over the states after the turn of `joint` and each of PLAYOUT scripted turns."""
@@ -298,9 +300,11 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
     model.memory = copy_notes(brain.before)
     guessed = model.decide(state, random.Random(f"{search.seed} model"), foes)
     current: dict[CharId, Intent] = {**{it.who: it for it in guessed}, **chosen}
-    began = time.perf_counter()
-    best = start = search.evaluate(current, side) if search.room() else 0.0
-    search.timed(began)
+    best = start = 0.0
+    if search.room():
+        began = time.perf_counter()
+        best = start = search.evaluate(current, side)
+        search.timed(began)
     changed: set[CharId] = set()
     ideas: dict[CharId, list[Intent]] = {}
     # the budget may end before the last character's turn: who goes first changes turn by turn
@@ -334,8 +338,8 @@ def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId
             notes[cid] = (f"search: chose {_words(current[cid])} over its tactic's "
                           f"{_words(chosen[cid]) if cid in chosen else 'idling'} ({best:+.1f} against {start:+.1f}, "
                           f"{search.used} turns evaluated)")
-    if search.deadline is not None:
-        brain.step_s = search.slowest
+    if search.deadline is not None:  # (a search that took no step leaves no guard: one slow step never stops them all)
+        brain.step_s = search.measured
     return Found({cid: current[cid] for cid in who if cid in current}, notes, search.used)
 
 
