@@ -235,6 +235,7 @@ def test_the_windows_time_cap_guards_a_decisions_first_step_with_the_last_decisi
     found = search.improve(brain, m.state, "watch", chosen, searchers)
     assert found.evaluated == 0 and found.intents == chosen
     assert brain.step_s == 0  # a search that took no step leaves no guard: the next one searches again
+    brain.think_ms = 1e6  # (a cap no machine's load reaches: the foes' model is made inside it too)
     assert search.improve(brain, m.state, "watch", chosen, searchers).evaluated > 0
 
 
