@@ -57,7 +57,6 @@ class Brain:
         # base tactic (the search's own models)
         self.dice = dice if dice is not None else engine(enc.dice)
         self.scripted, self.budget, self.think_ms = scripted, budget, think_ms
-        self.deadline: float | None = None  # the window's: when this decision's search must be done (think_ms)
         self.step_s = 0.0  # the window's: the slowest step of the last decision's search
         # every character of these sides searches too, as with `--ai SIDE=search`, on the match's own
         # encounter (the window's K key: ui/difficulty.py)
@@ -130,17 +129,16 @@ class Brain:
         if not by_side:
             return out
         searchers = sum(len(who) for who in by_side.values())
-        self.deadline = None if self.think_ms is None else began + self.think_ms * searchers / 1000.0
+        deadline = None if self.think_ms is None else began + self.think_ms * searchers / 1000.0
         for side, who in by_side.items():
             chosen = {it.who: it for it in out if self.enc.by_id[it.who].side == side}
-            found = search.improve(self, state, side, chosen, who)
+            found = search.improve(self, state, side, chosen, who, deadline)
             self.notes.update(found.notes)
             out = [it for it in out if it.who not in found.intents] + list(found.intents.values())
             for cid in found.notes:  # (a changed choice: the foe it aims at now)
                 it = found.intents[cid]
                 if it.target and self.enc.rules.halves[it.use].act == "attack":
                     self.memory.last_target[cid] = it.target
-        self.deadline = None  # (a later call of search.improve alone sets its own)
         order = {c.id: i for i, c in enumerate(self.enc.characters)}
         return sorted(out, key=lambda it: order[it.who])
 

@@ -184,7 +184,6 @@ class Decider(Protocol):
     dice: DiceEngine
     budget: int  # evaluated turns per searching character diceless (with dice: DICE_BUDGET / BUDGET times more)
     think_ms: float | None  # the window's time cap per searching character
-    deadline: float | None  # the window's: when this decision's search must be done (perf_counter; None: no cap)
     step_s: float  # the window's: the slowest step of the last decision's search (the cap's first guess)
 
     def model(self, known: MatchMemory) -> Decider:
@@ -210,13 +209,14 @@ def copy_notes(notes: Memory) -> Memory:
 
 
 class _Search:
-    def __init__(self, brain: Decider, state: MatchState, seed: int, budget: int, think_ms: float | None) -> None:
+    def __init__(self, brain: Decider, state: MatchState, seed: int, budget: int, think_ms: float | None,
+                 deadline: float | None = None) -> None:
         self.brain, self.state, self.seed = brain, state, seed
         self.enc = brain.enc
         self.budget, self.used = budget, 0
         # the cap: the decision's own deadline (Brain.decide counts its tactics' time too), or this call's
         self.deadline = None if think_ms is None else (
-            brain.deadline if brain.deadline is not None else time.perf_counter() + think_ms / 1000.0)
+            deadline if deadline is not None else time.perf_counter() + think_ms / 1000.0)
         # seconds of the slowest step so far (an evaluation, a character's candidates); the last
         # decision's guards the first step
         self.slowest = 0.0 if think_ms is None else brain.step_s
@@ -288,13 +288,15 @@ class _Search:
 
 
 def improve(brain: Decider, state: MatchState, side: str, chosen: Mapping[CharId, Intent],
-            who: Sequence[CharId]) -> Found:
+            who: Sequence[CharId], deadline: float | None = None) -> Found:
     """The portfolio greedy search for `side` (the module's docstring): `chosen` are the side's intents
     as its tactics chose them, `who` the side's searching characters; `brain.model(memory)` is a Brain
-    on tactics alone (the foes' model, the play-outs); every draw is seeded by `seed_of`."""
+    on tactics alone (the foes' model, the play-outs); every draw is seeded by `seed_of`. Under the
+    window's cap (`brain.think_ms`), `deadline` (perf_counter) is when the whole decision must be done;
+    None: `think_ms` per character of `who` from now."""
     per = brain.budget if brain.dice.name == NONE else brain.budget * DICE_BUDGET // BUDGET
     search = _Search(brain, state, seed_of(state, side), per * len(who),
-                     None if brain.think_ms is None else brain.think_ms * len(who))
+                     None if brain.think_ms is None else brain.think_ms * len(who), deadline)
     foes = [c.id for c in brain.enc.characters if c.side != side and state[c.id].active]
     model = brain.model(brain.known.fork())
     model.memory = copy_notes(brain.before)
